@@ -1,0 +1,125 @@
+package dev.amcp.gateway.demo.control;
+
+import dev.amcp.gateway.governance.entity.CallScope;
+import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.governance.entity.Role;
+import dev.amcp.gateway.platform.control.JsonSupport;
+import dev.amcp.gateway.platform.control.Migrations;
+import dev.amcp.gateway.platform.control.Settings;
+import dev.amcp.gateway.tools.control.ToolService;
+import dev.amcp.gateway.tools.entity.ToolDraft;
+import dev.amcp.gateway.workspace.control.ApiKeyService;
+import dev.amcp.gateway.workspace.control.WorkspaceService;
+import dev.amcp.gateway.workspace.entity.UserAccount;
+import dev.amcp.gateway.workspace.entity.Workspace;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Startup;
+import jakarta.inject.Inject;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import jakarta.transaction.Transactional;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.logging.Logger;
+
+/**
+ * Seeds the demo workspace when {@code AMCP_DEMO=true} and the database holds no workspace yet: the demo server
+ * with eight tools over the demo API, an admin user, and an API key printed once.
+ */
+@ApplicationScoped
+public class DemoSeeder {
+
+    public static final String WORKSPACE = "demo";
+    public static final String SERVER = "demo";
+    private static final Logger LOG = Logger.getLogger(DemoSeeder.class.getName());
+
+    @Inject
+    Settings settings;
+
+    @Inject
+    Migrations migrations;
+
+    @Inject
+    WorkspaceService workspaces;
+
+    @Inject
+    ToolService tools;
+
+    @Inject
+    ApiKeyService apiKeys;
+
+    /** What the seeding produced; the key and password are only ever printed, never stored in clear. */
+    public record Seeded(Workspace workspace, String apiKey, String adminPassword) {}
+
+    void seedOnStart(@Observes @Priority(Migrations.PRIORITY + 10) Startup startup) {
+        if (!settings.getBoolean("AMCP_DEMO", false) || !migrations.status().applied()) {
+            return;
+        }
+        if (workspaces.workspaceCount() > 0) {
+            LOG.info("AMCP_DEMO is set but the database already holds workspaces; the demo is not seeded again");
+            return;
+        }
+        Seeded seeded = seed();
+        printBanner(seeded);
+    }
+
+    @Transactional
+    public Seeded seed() {
+        Workspace workspace = workspaces.createWorkspace(WORKSPACE, "Demo workspace");
+        var server = workspaces.createServer(workspace.getId(), SERVER, "Demo shop", "Customers, orders and inventory of the demo API");
+        String password = settings.get("AMCP_DEMO_ADMIN_PASSWORD").orElseGet(DemoSeeder::randomPassword);
+        UserAccount admin = workspaces.createUser(workspace.getId(), "admin", "Demo admin", Role.ADMIN, password);
+        Role adminRole = workspaces.role(workspace.getId(), Role.ADMIN);
+        Caller system = new Caller(workspace.getId(), admin.getId(), null, admin.getUsername(), adminRole.toGrant(), CallScope.UNRESTRICTED);
+        for (JsonValue value : JsonSupport.parseArray(resource("/demo/demo-tools.json"))) {
+            JsonObject t = value.asJsonObject();
+            tools.createHttpTool(system, new ToolDraft(server.getSlug(), t.getString("name"), t.getString("title", null),
+                    t.getString("description", null), t.getJsonObject("inputSchema"),
+                    t.containsKey("outputSchema") ? t.getJsonObject("outputSchema") : null, t.getJsonObject("endpointMapping")));
+        }
+        var key = settings.get("AMCP_DEMO_API_KEY")
+                .map(fixed -> apiKeys.issue(admin.getId(), "demo key", null, fixed))
+                .orElseGet(() -> apiKeys.issue(admin.getId(), "demo key", null));
+        return new Seeded(workspace, key.plaintext(), password);
+    }
+
+    private void printBanner(Seeded seeded) {
+        String base = "http://localhost:" + settings.get("AMCP_HTTP_PORT", "9080");
+        String banner = String.join(System.lineSeparator(),
+                "",
+                "================ AMCP Gateway demo is ready ================",
+                "  Editor:      " + base + "/admin   (user admin, password " + seeded.adminPassword() + ")",
+                "  MCP server:  " + base + "/mcp/" + SERVER,
+                "  API key:     " + seeded.apiKey() + "   (shown once; stored only as a hash)",
+                "  Try it:      curl -s -X POST -H 'Authorization: Bearer " + seeded.apiKey() + "' \\",
+                "                 -H 'Content-Type: application/json' -d '{\"customerId\": 7}' " + base + "/api/tools/customer_get/call",
+                "  MCP client config:",
+                "    {\"mcpServers\": {\"amcp-demo\": {\"type\": \"http\", \"url\": \"" + base + "/mcp/" + SERVER + "\",",
+                "      \"headers\": {\"Authorization\": \"Bearer " + seeded.apiKey() + "\"}}}}",
+                "=============================================================",
+                "");
+        System.out.println(banner);
+    }
+
+    private static String resource(String path) {
+        try (InputStream in = DemoSeeder.class.getResourceAsStream(path)) {
+            if (in == null) {
+                throw new IllegalStateException("Missing resource " + path);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException("Cannot read " + path, e);
+        }
+    }
+
+    private static String randomPassword() {
+        byte[] bytes = new byte[12];
+        new SecureRandom().nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+}

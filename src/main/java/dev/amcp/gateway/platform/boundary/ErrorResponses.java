@@ -1,0 +1,28 @@
+package dev.amcp.gateway.platform.boundary;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.Map;
+
+/** The JSON error body of the admin REST API: {@code {"error": code, "message": text, "fields": {...}}}. */
+public final class ErrorResponses {
+
+    private ErrorResponses() {}
+
+    public static Response of(Response.Status status, String code, String message) {
+        return of(status, code, message, Map.of());
+    }
+
+    public static Response of(Response.Status status, String code, String message, Map<String, String> fields) {
+        var body = Json.createObjectBuilder().add("error", code).add("message", message);
+        if (!fields.isEmpty()) {
+            var f = Json.createObjectBuilder();
+            fields.forEach(f::add);
+            body.add("fields", f);
+        }
+        JsonObject json = body.build();
+        return Response.status(status).type(MediaType.APPLICATION_JSON).entity(json.toString()).build();
+    }
+}

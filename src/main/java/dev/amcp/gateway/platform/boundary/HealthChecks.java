@@ -1,0 +1,63 @@
+package dev.amcp.gateway.platform.boundary;
+
+import dev.amcp.gateway.platform.control.Migrations;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.sql.Connection;
+import javax.sql.DataSource;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.Liveness;
+import org.eclipse.microprofile.health.Readiness;
+
+/** MicroProfile Health: liveness is the JVM serving requests; readiness needs the database and its migrations. */
+@ApplicationScoped
+public class HealthChecks {
+
+    @Inject
+    Migrations migrations;
+
+    @Resource(lookup = "jdbc/amcp")
+    DataSource dataSource;
+
+    @Liveness
+    @ApplicationScoped
+    public static class Alive implements HealthCheck {
+        @Override
+        public HealthCheckResponse call() {
+            return HealthCheckResponse.up("gateway");
+        }
+    }
+
+    @Readiness
+    @ApplicationScoped
+    public static class Database implements HealthCheck {
+        @Inject
+        HealthChecks checks;
+
+        @Override
+        public HealthCheckResponse call() {
+            return checks.database();
+        }
+    }
+
+    HealthCheckResponse database() {
+        Migrations.Status status = migrations.status();
+        var response = HealthCheckResponse.named("database")
+                .withData("migrated", status.applied())
+                .withData("detail", String.valueOf(status.detail()));
+        if (status.schemaVersion() != null) {
+            response.withData("schemaVersion", status.schemaVersion());
+        }
+        if (!status.applied()) {
+            return response.down().build();
+        }
+        try (Connection connection = dataSource.getConnection()) {
+            boolean valid = connection.isValid(2);
+            return response.withData("database", status.database()).status(valid).build();
+        } catch (Exception e) {
+            return response.withData("error", e.getClass().getSimpleName()).down().build();
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package dev.amcp.gateway.platform.control;
+
+import jakarta.json.Json;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonValue;
+import jakarta.json.stream.JsonParsingException;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+
+/** Small JSON-P helpers shared by every feature. */
+public final class JsonSupport {
+
+    private JsonSupport() {}
+
+    /** Parses any JSON text; throws {@link IllegalArgumentException} with the parser's message on bad input. */
+    public static JsonValue parse(String text) {
+        try (JsonReader reader = Json.createReader(new StringReader(text))) {
+            return reader.readValue();
+        } catch (JsonParsingException e) {
+            throw new IllegalArgumentException("Malformed JSON: " + e.getMessage(), e);
+        } catch (jakarta.json.JsonException e) {
+            throw new IllegalArgumentException("Malformed JSON: " + e.getMessage(), e);
+        }
+    }
+
+    public static JsonObject parseObject(String text) {
+        JsonValue value = parse(text);
+        if (value.getValueType() != JsonValue.ValueType.OBJECT) {
+            throw new IllegalArgumentException("Expected a JSON object but got " + value.getValueType().name().toLowerCase());
+        }
+        return value.asJsonObject();
+    }
+
+    public static JsonArray parseArray(String text) {
+        JsonValue value = parse(text);
+        if (value.getValueType() != JsonValue.ValueType.ARRAY) {
+            throw new IllegalArgumentException("Expected a JSON array but got " + value.getValueType().name().toLowerCase());
+        }
+        return value.asJsonArray();
+    }
+
+    public static int utf8Length(String text) {
+        return text == null ? 0 : text.getBytes(StandardCharsets.UTF_8).length;
+    }
+
+    /** A string field of an object, or the fallback when absent or not a string. */
+    public static String string(JsonObject object, String key, String fallback) {
+        JsonValue value = object == null ? null : object.get(key);
+        return value != null && value.getValueType() == JsonValue.ValueType.STRING
+                ? ((jakarta.json.JsonString) value).getString() : fallback;
+    }
+}

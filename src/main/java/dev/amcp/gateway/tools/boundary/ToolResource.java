@@ -1,0 +1,161 @@
+package dev.amcp.gateway.tools.boundary;
+
+import dev.amcp.gateway.governance.control.GateRefusedException;
+import dev.amcp.gateway.platform.boundary.ErrorResponses;
+import dev.amcp.gateway.platform.control.JsonSupport;
+import dev.amcp.gateway.tools.control.ToolCatalog;
+import dev.amcp.gateway.tools.control.ToolExecutor;
+import dev.amcp.gateway.tools.control.ToolService;
+import dev.amcp.gateway.tools.entity.McpTool;
+import dev.amcp.gateway.tools.entity.ToolDescriptor;
+import dev.amcp.gateway.tools.entity.ToolDraft;
+import dev.amcp.gateway.tools.entity.ToolNotAvailableException;
+import dev.amcp.gateway.tools.entity.ToolResult;
+import dev.amcp.gateway.workspace.boundary.Authenticated;
+import dev.amcp.gateway.workspace.boundary.CurrentCaller;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonValue;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+/**
+ * Admin REST surface for tools: list what the caller may use, call one through {@link ToolExecutor} (the test
+ * button's path), and create, change or delete HTTP tools.
+ */
+@Path("/api/tools")
+@RequestScoped
+@Authenticated
+@Produces(MediaType.APPLICATION_JSON)
+public class ToolResource {
+
+    @Inject
+    CurrentCaller caller;
+
+    @Inject
+    ToolCatalog catalog;
+
+    @Inject
+    ToolExecutor executor;
+
+    @Inject
+    ToolService tools;
+
+    @GET
+    public String list() {
+        JsonArrayBuilder array = Json.createArrayBuilder();
+        for (ToolDescriptor d : catalog.list(caller.get())) {
+            array.add(describe(d));
+        }
+        return Json.createObjectBuilder().add("tools", array).build().toString();
+    }
+
+    /** Calls a tool with the posted JSON object as its arguments and answers the MCP-shaped result. */
+    @POST
+    @Path("{name}/call")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response call(@PathParam("name") String name, String body) {
+        JsonObject args;
+        try {
+            args = body == null || body.isBlank() ? JsonValue.EMPTY_JSON_OBJECT : JsonSupport.parseObject(body);
+        } catch (IllegalArgumentException e) {
+            return ErrorResponses.of(Response.Status.BAD_REQUEST, "bad_request", e.getMessage());
+        }
+        try {
+            return Response.ok(resultJson(executor.call(caller.get(), name, args)).toString()).build();
+        } catch (ToolNotAvailableException e) {
+            return ErrorResponses.of(Response.Status.NOT_FOUND, "not_available", e.getMessage());
+        }
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response create(String body) {
+        return save(body, null);
+    }
+
+    @PUT
+    @Path("{id}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response update(@PathParam("id") long id, String body) {
+        return save(body, id);
+    }
+
+    @DELETE
+    @Path("{id}")
+    public Response delete(@PathParam("id") long id) {
+        try {
+            tools.delete(caller.get(), id);
+            return Response.noContent().build();
+        } catch (GateRefusedException e) {
+            return ErrorResponses.of(Response.Status.FORBIDDEN, "forbidden", e.getMessage());
+        } catch (IllegalArgumentException e) {
+            return ErrorResponses.of(Response.Status.NOT_FOUND, "not_found", e.getMessage());
+        }
+    }
+
+    private Response save(String body, Long id) {
+        try {
+            JsonObject json = JsonSupport.parseObject(body == null ? "" : body);
+            ToolDraft draft = new ToolDraft(JsonSupport.string(json, "server", null), JsonSupport.string(json, "name", null),
+                    JsonSupport.string(json, "title", null), JsonSupport.string(json, "description", null),
+                    objectOrNull(json, "inputSchema"), objectOrNull(json, "outputSchema"), objectOrNull(json, "endpointMapping"));
+            McpTool tool = id == null ? tools.createHttpTool(caller.get(), draft) : tools.updateHttpTool(caller.get(), id, draft);
+            JsonObject saved = Json.createObjectBuilder().add("id", tool.getId()).add("name", tool.getName())
+                    .add("method", tool.getMethod()).add("readOnly", tool.isReadOnly()).build();
+            return Response.status(id == null ? Response.Status.CREATED : Response.Status.OK).entity(saved.toString()).build();
+        } catch (GateRefusedException e) {
+            return ErrorResponses.of(Response.Status.FORBIDDEN, "forbidden", e.getMessage());
+        } catch (ToolService.InvalidToolException e) {
+            return ErrorResponses.of(Response.Status.BAD_REQUEST, "invalid_tool", "The tool is not valid", e.problems());
+        } catch (IllegalArgumentException e) {
+            return ErrorResponses.of(Response.Status.BAD_REQUEST, "bad_request", e.getMessage());
+        }
+    }
+
+    private static JsonObject objectOrNull(JsonObject json, String key) {
+        JsonValue value = json.get(key);
+        if (value == null || value == JsonValue.NULL) {
+            return null;
+        }
+        if (value.getValueType() != JsonValue.ValueType.OBJECT) {
+            throw new IllegalArgumentException(key + " must be a JSON object");
+        }
+        return value.asJsonObject();
+    }
+
+    static JsonObject describe(ToolDescriptor d) {
+        JsonObjectBuilder b = Json.createObjectBuilder().add("name", d.name()).add("readOnly", d.readOnly())
+                .add("inputSchema", d.inputSchema());
+        if (d.title() != null) {
+            b.add("title", d.title());
+        }
+        if (d.description() != null) {
+            b.add("description", d.description());
+        }
+        return b.build();
+    }
+
+    /** {@code {"content":[{"type":"text","text":...}], "structuredContent": {...}, "isError": bool}} */
+    public static JsonObject resultJson(ToolResult result) {
+        JsonObjectBuilder b = Json.createObjectBuilder()
+                .add("content", Json.createArrayBuilder().add(Json.createObjectBuilder().add("type", "text").add("text", result.text())))
+                .add("isError", result.isError());
+        if (result.structuredContent() != null) {
+            b.add("structuredContent", result.structuredContent());
+        }
+        return b.build();
+    }
+}

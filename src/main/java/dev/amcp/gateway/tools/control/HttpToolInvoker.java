@@ -1,0 +1,186 @@
+package dev.amcp.gateway.tools.control;
+
+import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.platform.control.JsonSupport;
+import dev.amcp.gateway.platform.control.Settings;
+import dev.amcp.gateway.tools.entity.HttpEndpointMapping;
+import dev.amcp.gateway.tools.entity.McpTool;
+import dev.amcp.gateway.tools.entity.ToolResult;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.StringJoiner;
+import java.util.regex.Matcher;
+
+/**
+ * Calls the upstream of an HTTP tool with the JDK {@link HttpClient}. Upstream errors, timeouts, non-JSON and
+ * oversize bodies become tool errors with a clear message. Redirects are not followed, so a tool cannot be bounced
+ * to a host its admin did not name.
+ */
+@ApplicationScoped
+public class HttpToolInvoker implements ToolInvoker {
+
+    static final String TIMEOUT_SETTING = "AMCP_UPSTREAM_TIMEOUT_MS";
+    static final String MAX_BYTES_SETTING = "AMCP_UPSTREAM_MAX_BYTES";
+    private static final int SNIPPET = 200;
+
+    @Inject
+    Settings settings;
+
+    private HttpClient client;
+
+    @PostConstruct
+    void init() {
+        client = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5))
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
+    }
+
+    @Override
+    public boolean handles(String method) {
+        return McpTool.HTTP_METHODS.contains(method);
+    }
+
+    @Override
+    public ToolResult invoke(Caller caller, McpTool tool, JsonObject args) {
+        HttpEndpointMapping mapping;
+        HttpRequest request;
+        try {
+            mapping = HttpEndpointMapping.from(tool.getEndpointMapping());
+            request = buildRequest(mapping, args);
+        } catch (IllegalArgumentException e) {
+            return ToolResult.error("Tool '" + tool.getName() + "' cannot call its upstream: " + e.getMessage());
+        }
+        long maxBytes = settings.getLong(MAX_BYTES_SETTING, 1024 * 1024);
+        try {
+            HttpResponse<InputStream> response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
+            byte[] body;
+            try (InputStream in = response.body()) {
+                body = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 1, maxBytes + 1));
+            }
+            if (body.length > maxBytes) {
+                return ToolResult.error("Upstream response is larger than the " + maxBytes + "-byte limit; ask for less (filter or page the request)");
+            }
+            return toResult(response, new String(body, StandardCharsets.UTF_8));
+        } catch (HttpTimeoutException e) {
+            return ToolResult.error("Upstream did not answer within " + request.timeout().map(Duration::toMillis).orElse(0L) + " ms");
+        } catch (IOException e) {
+            return ToolResult.error("Upstream is unreachable (" + e.getClass().getSimpleName() + ")");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return ToolResult.error("The call was interrupted");
+        }
+    }
+
+    HttpRequest buildRequest(HttpEndpointMapping mapping, JsonObject args) {
+        Set<String> consumed = new HashSet<>();
+        String url = resolveSettings(mapping.url());
+        Matcher path = HttpEndpointMapping.PATH_PARAM.matcher(url);
+        StringBuilder resolved = new StringBuilder();
+        while (path.find()) {
+            String name = path.group(1);
+            JsonValue value = args.get(name);
+            if (value == null || value == JsonValue.NULL) {
+                throw new IllegalArgumentException("missing path argument '" + name + "'");
+            }
+            consumed.add(name);
+            path.appendReplacement(resolved, Matcher.quoteReplacement(encode(scalar(value))));
+        }
+        path.appendTail(resolved);
+        StringJoiner query = new StringJoiner("&");
+        for (Map.Entry<String, String> q : mapping.query().entrySet()) {
+            JsonValue value = args.get(q.getValue());
+            consumed.add(q.getValue());
+            if (value != null && value != JsonValue.NULL) {
+                query.add(encode(q.getKey()) + "=" + encode(scalar(value)));
+            }
+        }
+        String uri = resolved + (query.length() == 0 ? "" : (resolved.indexOf("?") >= 0 ? "&" : "?") + query);
+        long timeoutMs = mapping.timeoutMs() != null ? mapping.timeoutMs() : settings.getLong(TIMEOUT_SETTING, 10_000);
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(uri))
+                .timeout(Duration.ofMillis(timeoutMs))
+                .header("Accept", "application/json");
+        mapping.headers().forEach(builder::setHeader);
+        if (mapping.credential() != null) {
+            String name = mapping.credential().toUpperCase();
+            String secret = settings.get("AMCP_CREDENTIAL_" + name + "_VALUE")
+                    .orElseThrow(() -> new IllegalArgumentException("credential " + name + " is not configured (set AMCP_CREDENTIAL_" + name + "_VALUE)"));
+            builder.setHeader(settings.get("AMCP_CREDENTIAL_" + name + "_HEADER", "Authorization"), secret);
+        }
+        if (mapping.sendsBody()) {
+            JsonObjectBuilder body = Json.createObjectBuilder();
+            args.forEach((k, v) -> {
+                boolean listed = mapping.body() == null ? !consumed.contains(k) : mapping.body().contains(k);
+                if (listed) {
+                    body.add(k, v);
+                }
+            });
+            builder.method(mapping.method(), HttpRequest.BodyPublishers.ofString(body.build().toString()))
+                    .header("Content-Type", "application/json");
+        } else {
+            builder.method(mapping.method(), HttpRequest.BodyPublishers.noBody());
+        }
+        return builder.build();
+    }
+
+    private String resolveSettings(String url) {
+        Matcher m = HttpEndpointMapping.SETTING.matcher(url);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            String value = settings.get(m.group(1))
+                    .orElseThrow(() -> new IllegalArgumentException("setting " + m.group(1) + " is not configured"));
+            m.appendReplacement(out, Matcher.quoteReplacement(value.endsWith("/") ? value.substring(0, value.length() - 1) : value));
+        }
+        m.appendTail(out);
+        return out.toString();
+    }
+
+    static ToolResult toResult(HttpResponse<?> response, String body) {
+        int status = response.statusCode();
+        String contentType = response.headers().firstValue("Content-Type").orElse("none");
+        if (status < 200 || status >= 300) {
+            return ToolResult.error("Upstream answered HTTP " + status + (body.isBlank() ? "" : ": " + snippet(body)));
+        }
+        if (body.isBlank()) {
+            return ToolResult.json(Json.createObjectBuilder().add("status", status).build());
+        }
+        try {
+            return ToolResult.json(JsonSupport.parse(body));
+        } catch (IllegalArgumentException e) {
+            return ToolResult.error("Upstream answered with a non-JSON body (Content-Type " + contentType + "): " + snippet(body));
+        }
+    }
+
+    private static String snippet(String body) {
+        String flat = body.replaceAll("\\s+", " ").strip();
+        return flat.length() <= SNIPPET ? flat : flat.substring(0, SNIPPET) + "…";
+    }
+
+    private static String scalar(JsonValue value) {
+        return value.getValueType() == JsonValue.ValueType.STRING ? ((JsonString) value).getString() : value.toString();
+    }
+
+    private static String encode(String text) {
+        return URLEncoder.encode(text, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+}

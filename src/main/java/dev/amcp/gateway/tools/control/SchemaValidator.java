@@ -1,0 +1,60 @@
+package dev.amcp.gateway.tools.control;
+
+import com.networknt.schema.InputFormat;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.json.JsonObject;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Validates tool arguments against JSON Schema (2020-12 by default, or the schema's own {@code $schema}) with the
+ * networknt validator. Compiled schemas are cached by their text.
+ */
+@ApplicationScoped
+public class SchemaValidator {
+
+    private static final int CACHE_SIZE = 512;
+    private static final int MAX_PROBLEMS = 10;
+
+    private final SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+    private final JsonMapper mapper = JsonMapper.builder().build();
+    private final Map<String, Schema> cache = Collections.synchronizedMap(new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Schema> eldest) {
+            return size() > CACHE_SIZE;
+        }
+    });
+
+    /** Problems with the arguments, each naming the location; empty when valid or when there is no schema. */
+    public List<String> validate(JsonObject schema, JsonObject args) {
+        if (schema == null) {
+            return List.of();
+        }
+        Schema compiled = cache.computeIfAbsent(schema.toString(), text -> registry.getSchema(text, InputFormat.JSON));
+        return compiled.validate(mapper.readTree(args.toString())).stream()
+                .limit(MAX_PROBLEMS).map(com.networknt.schema.Error::toString).toList();
+    }
+
+    /** Checks that a schema an admin saves compiles and describes an object; returns the problem or null. */
+    public String checkSchema(JsonObject schema) {
+        if (schema == null) {
+            return null;
+        }
+        if (!"object".equals(schema.containsKey("type") && schema.get("type").getValueType() == jakarta.json.JsonValue.ValueType.STRING
+                ? schema.getString("type") : null)) {
+            return "An input schema must have \"type\": \"object\"";
+        }
+        try {
+            registry.getSchema(schema.toString(), InputFormat.JSON).validate(mapper.readTree("{}"));
+            return null;
+        } catch (RuntimeException e) {
+            return "The schema does not compile: " + e.getMessage();
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package dev.amcp.gateway.tools.control;
+
+import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.tools.entity.McpTool;
+import dev.amcp.gateway.tools.entity.ToolDescriptor;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** Finds the tools a caller may use in its scope: stored tools filtered by the policy, plus virtual tools. */
+@ApplicationScoped
+public class ToolCatalog {
+
+    @PersistenceContext(unitName = "amcp")
+    EntityManager em;
+
+    @Inject
+    Instance<ToolProvider> providers;
+
+    /** Every tool this caller may use here, stored tools first, each name once, sorted by name within a kind. */
+    public List<ToolDescriptor> list(Caller caller) {
+        List<ToolDescriptor> result = new ArrayList<>();
+        storedTools(caller).stream().filter(t -> ToolAccessPolicy.permits(caller, t)).map(ToolDescriptor::of).forEach(result::add);
+        for (ToolProvider provider : providers) {
+            provider.virtualTools(caller).stream().map(ToolProvider.VirtualTool::descriptor)
+                    .filter(d -> result.stream().noneMatch(r -> r.name().equals(d.name())))
+                    .forEach(result::add);
+        }
+        return result;
+    }
+
+    /** A stored tool by name if this caller may use it; empty whether it is missing or out of scope. */
+    public Optional<McpTool> findStored(Caller caller, String name) {
+        return em.createNamedQuery(McpTool.BY_NAME, McpTool.class)
+                .setParameter("workspaceId", caller.workspaceId()).setParameter("name", name)
+                .getResultStream().findFirst().filter(t -> ToolAccessPolicy.permits(caller, t));
+    }
+
+    public Optional<ToolProvider.VirtualTool> findVirtual(Caller caller, String name) {
+        for (ToolProvider provider : providers) {
+            for (ToolProvider.VirtualTool tool : provider.virtualTools(caller)) {
+                if (tool.descriptor().name().equals(name)) {
+                    return Optional.of(tool);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private List<McpTool> storedTools(Caller caller) {
+        Long serverId = caller.scope().serverId();
+        if (serverId != null) {
+            return em.createNamedQuery(McpTool.BY_SERVER, McpTool.class).setParameter("serverId", serverId).getResultList();
+        }
+        return em.createNamedQuery(McpTool.BY_WORKSPACE, McpTool.class).setParameter("workspaceId", caller.workspaceId()).getResultList();
+    }
+}

@@ -1,0 +1,120 @@
+package dev.amcp.gateway.tools.control;
+
+import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.tools.entity.McpTool;
+import dev.amcp.gateway.tools.entity.ToolCallCompleted;
+import dev.amcp.gateway.tools.entity.ToolCallCompleted.Outcome;
+import dev.amcp.gateway.tools.entity.ToolDescriptor;
+import dev.amcp.gateway.tools.entity.ToolNotAvailableException;
+import dev.amcp.gateway.tools.entity.ToolResult;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The one way any tool runs: MCP {@code tools/call}, the code-mode bridge and the editor's test button all come
+ * here. It checks the caller's scope and the tool's read/write class, validates the arguments against the tool's
+ * input schema, picks the invoker, times the call and announces it with {@link ToolCallCompleted}.
+ */
+@ApplicationScoped
+public class ToolExecutor {
+
+    private static final Logger LOG = Logger.getLogger(ToolExecutor.class.getName());
+
+    @Inject
+    ToolCatalog catalog;
+
+    @Inject
+    Instance<ToolInvoker> invokers;
+
+    @Inject
+    SchemaValidator schemaValidator;
+
+    @Inject
+    Event<ToolCallCompleted> completed;
+
+    /**
+     * Calls a tool by name, stored or virtual.
+     *
+     * @throws ToolNotAvailableException when the tool is missing or outside the caller's scope (the two look alike)
+     */
+    public ToolResult call(Caller caller, String toolName, JsonObject args) {
+        var stored = catalog.findStored(caller, toolName);
+        if (stored.isPresent()) {
+            return execute(caller, stored.get(), args);
+        }
+        var virtual = catalog.findVirtual(caller, toolName);
+        if (virtual.isEmpty()) {
+            completed.fire(new ToolCallCompleted(caller, caller.workspaceId(), toolName, null, Outcome.DENIED, 0));
+            throw new ToolNotAvailableException(toolName);
+        }
+        ToolDescriptor descriptor = virtual.get().descriptor();
+        return timed(caller, toolName, "virtual", descriptor.inputSchema(), args, a -> virtual.get().call(caller, a));
+    }
+
+    /** Runs a stored tool for this caller, after the access check. */
+    public ToolResult execute(Caller caller, McpTool tool, JsonObject args) {
+        if (!ToolAccessPolicy.permits(caller, tool)) {
+            completed.fire(new ToolCallCompleted(caller, caller.workspaceId(), tool.getName(), tool.getMethod(), Outcome.DENIED, 0));
+            throw new ToolNotAvailableException(tool.getName());
+        }
+        ToolInvoker invoker = invokerFor(tool.getMethod());
+        return timed(caller, tool.getName(), tool.getMethod(), tool.getInputSchema(), args,
+                a -> invoker == null ? ToolResult.error(unavailableMessage(tool)) : invoker.invoke(caller, tool, a));
+    }
+
+    private ToolResult timed(Caller caller, String toolName, String method, JsonObject inputSchema, JsonObject rawArgs,
+                             java.util.function.Function<JsonObject, ToolResult> body) {
+        long start = System.nanoTime();
+        JsonObject args = rawArgs == null ? JsonValue.EMPTY_JSON_OBJECT : rawArgs;
+        ToolResult result;
+        Outcome outcome;
+        List<String> problems = schemaValidator.validate(inputSchema, args);
+        if (!problems.isEmpty()) {
+            result = ToolResult.error("Invalid arguments for tool '" + toolName + "': " + String.join("; ", problems)
+                    + ". Fix the arguments to match the tool's inputSchema and call again.");
+            outcome = Outcome.INVALID_ARGS;
+        } else {
+            result = guarded(toolName, () -> body.apply(args));
+            outcome = result.isError() ? Outcome.TOOL_ERROR : Outcome.OK;
+        }
+        completed.fire(new ToolCallCompleted(caller, caller.workspaceId(), toolName, method, outcome, System.nanoTime() - start));
+        return result;
+    }
+
+    /** An invoker bug becomes a tool error with a reference the operator can find in the log, never a stack trace. */
+    private static ToolResult guarded(String toolName, Supplier<ToolResult> body) {
+        try {
+            return body.get();
+        } catch (ToolNotAvailableException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            String reference = UUID.randomUUID().toString().substring(0, 8);
+            LOG.log(Level.SEVERE, "Tool " + toolName + " failed unexpectedly, reference " + reference, e);
+            return ToolResult.error("Tool '" + toolName + "' failed inside the gateway (reference " + reference + ")");
+        }
+    }
+
+    private ToolInvoker invokerFor(String method) {
+        for (ToolInvoker invoker : invokers) {
+            if (invoker.handles(method)) {
+                return invoker;
+            }
+        }
+        return null;
+    }
+
+    private static String unavailableMessage(McpTool tool) {
+        return tool.isCodeTool()
+                ? "Code tools are unavailable: code mode is not configured on this gateway"
+                : "No invoker for tool method '" + tool.getMethod() + "'";
+    }
+}

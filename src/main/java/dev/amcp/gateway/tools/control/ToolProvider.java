@@ -1,0 +1,24 @@
+package dev.amcp.gateway.tools.control;
+
+import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.tools.entity.ToolDescriptor;
+import dev.amcp.gateway.tools.entity.ToolResult;
+import jakarta.json.JsonObject;
+import java.util.List;
+
+/**
+ * A source of virtual tools: tools that exist only on some endpoints, such as {@code code_execute}. The provider
+ * decides which of its tools a caller in its scope may see; {@link ToolExecutor} still runs them.
+ */
+public interface ToolProvider {
+
+    /** The virtual tools this caller may use in its current scope. */
+    List<VirtualTool> virtualTools(Caller caller);
+
+    /** One virtual tool: its description and how it runs. */
+    interface VirtualTool {
+        ToolDescriptor descriptor();
+
+        ToolResult call(Caller caller, JsonObject args);
+    }
+}

@@ -1,0 +1,152 @@
+package dev.amcp.gateway.tools.control;
+
+import dev.amcp.gateway.governance.control.RequiresCapability;
+import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.governance.entity.Capability;
+import dev.amcp.gateway.tools.entity.HttpEndpointMapping;
+import dev.amcp.gateway.tools.entity.McpTool;
+import dev.amcp.gateway.tools.entity.ToolDraft;
+import dev.amcp.gateway.workspace.control.WorkspaceService;
+import dev.amcp.gateway.workspace.entity.McpServerConfig;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import jakarta.transaction.Transactional;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Creates, changes and deletes HTTP tools for admins. Every field is checked first and all problems are reported
+ * together ({@link InvalidToolException}), so nothing is half-written. Code tools are saved by code mode, which
+ * adds its own gates.
+ */
+@ApplicationScoped
+@Transactional
+public class ToolService {
+
+    /** MCP tool names: letters, digits, '_', '-' and '.', 1 to 64 characters. */
+    public static final Pattern TOOL_NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
+
+    @PersistenceContext(unitName = "amcp")
+    EntityManager em;
+
+    @Inject
+    WorkspaceService workspaces;
+
+    @Inject
+    SchemaValidator schemaValidator;
+
+    /** Field problems of a draft, keyed by field name. */
+    public static class InvalidToolException extends IllegalArgumentException {
+        private final Map<String, String> problems;
+
+        public InvalidToolException(Map<String, String> problems) {
+            super("The tool is not valid: " + problems);
+            this.problems = Map.copyOf(problems);
+        }
+
+        public Map<String, String> problems() {
+            return problems;
+        }
+    }
+
+    @RequiresCapability(Capability.ADMIN)
+    public McpTool createHttpTool(Caller caller, ToolDraft draft) {
+        McpServerConfig server = checkHttpDraft(caller, draft, null);
+        McpTool tool = new McpTool(caller.workspaceId(), server.getId(), draft.name());
+        apply(tool, draft);
+        em.persist(tool);
+        return tool;
+    }
+
+    @RequiresCapability(Capability.ADMIN)
+    public McpTool updateHttpTool(Caller caller, long toolId, ToolDraft draft) {
+        McpTool tool = findInWorkspace(caller, toolId);
+        McpServerConfig server = checkHttpDraft(caller, draft, tool);
+        tool.setServerId(server.getId());
+        tool.setName(draft.name());
+        apply(tool, draft);
+        return tool;
+    }
+
+    @RequiresCapability(Capability.ADMIN)
+    public void delete(Caller caller, long toolId) {
+        em.remove(findInWorkspace(caller, toolId));
+    }
+
+    public List<McpTool> tools(long workspaceId) {
+        return em.createNamedQuery(McpTool.BY_WORKSPACE, McpTool.class).setParameter("workspaceId", workspaceId).getResultList();
+    }
+
+    /** A tool of the caller's workspace; a tool of another workspace reads as missing. */
+    public McpTool findInWorkspace(Caller caller, long toolId) {
+        McpTool tool = em.find(McpTool.class, toolId);
+        if (tool == null || tool.getWorkspaceId() != caller.workspaceId()) {
+            throw new IllegalArgumentException("No tool " + toolId + " in this workspace");
+        }
+        return tool;
+    }
+
+    public boolean nameTaken(long workspaceId, String name, Long exceptToolId) {
+        return em.createNamedQuery(McpTool.BY_NAME, McpTool.class).setParameter("workspaceId", workspaceId)
+                .setParameter("name", name).getResultStream().anyMatch(t -> !t.getId().equals(exceptToolId));
+    }
+
+    /** Checks what every tool shares: server, name, schemas. Adds problems to the map and returns the server. */
+    public McpServerConfig checkCommon(Caller caller, ToolDraft draft, McpTool existing, Map<String, String> problems) {
+        McpServerConfig server = draft.serverSlug() == null ? null
+                : workspaces.findServer(caller.workspaceId(), draft.serverSlug()).orElse(null);
+        if (server == null) {
+            problems.put("server", "Choose a server of this workspace");
+        }
+        if (draft.name() == null || !TOOL_NAME.matcher(draft.name()).matches()) {
+            problems.put("name", "Use 1 to 64 letters, digits, '_', '-' or '.'");
+        } else if (nameTaken(caller.workspaceId(), draft.name(), existing == null ? null : existing.getId())) {
+            problems.put("name", "A tool named '" + draft.name() + "' already exists in this workspace");
+        }
+        String schemaProblem = schemaValidator.checkSchema(draft.inputSchema());
+        if (schemaProblem != null) {
+            problems.put("inputSchema", schemaProblem);
+        }
+        if (draft.outputSchema() != null && schemaValidator.checkSchema(draft.outputSchema()) != null) {
+            problems.put("outputSchema", schemaValidator.checkSchema(draft.outputSchema()));
+        }
+        return server;
+    }
+
+    private McpServerConfig checkHttpDraft(Caller caller, ToolDraft draft, McpTool existing) {
+        Map<String, String> problems = new LinkedHashMap<>();
+        McpServerConfig server = checkCommon(caller, draft, existing, problems);
+        if (draft.endpointMapping() == null) {
+            problems.put("endpointMapping", "An endpoint mapping is required");
+        } else if (McpTool.CODE.equals(McpTool.methodOf(draft.endpointMapping()))) {
+            problems.put("endpointMapping", "Code tools are saved through code mode, not as HTTP tools");
+        } else {
+            try {
+                HttpEndpointMapping mapping = HttpEndpointMapping.from(draft.endpointMapping());
+                if (draft.inputSchema() != null && draft.inputSchema().containsKey("properties")) {
+                    var declared = draft.inputSchema().getJsonObject("properties").keySet();
+                    mapping.pathParameters().stream().filter(p -> !declared.contains(p)).findFirst().ifPresent(p ->
+                            problems.put("endpointMapping", "URL parameter {" + p + "} is not a property of the input schema"));
+                }
+            } catch (IllegalArgumentException e) {
+                problems.put("endpointMapping", e.getMessage());
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new InvalidToolException(problems);
+        }
+        return server;
+    }
+
+    private static void apply(McpTool tool, ToolDraft draft) {
+        tool.setTitle(draft.title());
+        tool.setDescription(draft.description());
+        tool.setInputSchema(draft.inputSchema());
+        tool.setOutputSchema(draft.outputSchema());
+        tool.setEndpointMapping(draft.endpointMapping());
+    }
+}

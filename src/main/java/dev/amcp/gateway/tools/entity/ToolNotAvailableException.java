@@ -1,0 +1,19 @@
+package dev.amcp.gateway.tools.entity;
+
+/**
+ * The caller may not see this tool, or it does not exist: both read the same, so nobody learns what exists
+ * outside their scope.
+ */
+public class ToolNotAvailableException extends RuntimeException {
+
+    private final String toolName;
+
+    public ToolNotAvailableException(String toolName) {
+        super("Tool '" + toolName + "' is not available");
+        this.toolName = toolName;
+    }
+
+    public String toolName() {
+        return toolName;
+    }
+}

@@ -1,0 +1,7 @@
+/**
+ * Tools and the one execution path. {@link dev.amcp.gateway.tools.control.ToolExecutor} runs every tool call, from
+ * MCP, from the code-mode bridge and from the editor's test button, and is the one home of the access policy.
+ * Invokers ({@code ToolInvoker}) and virtual tools ({@code ToolProvider}) plug in through interfaces owned here, so
+ * this package never imports code mode.
+ */
+package dev.amcp.gateway.tools;

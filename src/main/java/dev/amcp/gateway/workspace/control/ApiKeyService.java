@@ -1,0 +1,143 @@
+package dev.amcp.gateway.workspace.control;
+
+import dev.amcp.gateway.governance.entity.CallScope;
+import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.governance.entity.Role;
+import dev.amcp.gateway.workspace.entity.ApiKey;
+import dev.amcp.gateway.workspace.entity.UserAccount;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import jakarta.transaction.Transactional;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Issues, authenticates and revokes API keys. A key is 32 random bytes; the database keeps only its SHA-256, which
+ * is also the lookup key, so a stolen database gives no usable keys.
+ */
+@ApplicationScoped
+@Transactional
+public class ApiKeyService {
+
+    /** Issued keys look like {@code amcp_<43 base64url chars>}. */
+    public static final String KEY_PREFIX = "amcp_";
+    private static final int MIN_KEY_LENGTH = 24;
+    private static final Duration LAST_USED_GRANULARITY = Duration.ofMinutes(1);
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    @PersistenceContext(unitName = "amcp")
+    EntityManager em;
+
+    /** A newly created key: the plaintext is returned here once and never stored. */
+    public record IssuedKey(ApiKey key, String plaintext) {}
+
+    public IssuedKey issue(long userId, String name, String roleName) {
+        return issue(userId, name, roleName, newKey());
+    }
+
+    /** Issues a key with a given plaintext, for scripted set-ups such as {@code AMCP_DEMO_API_KEY}. */
+    public IssuedKey issue(long userId, String name, String roleName, String plaintext) {
+        if (plaintext == null || plaintext.length() < MIN_KEY_LENGTH) {
+            throw new IllegalArgumentException("An API key must have at least " + MIN_KEY_LENGTH + " characters");
+        }
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("An API key needs a name");
+        }
+        UserAccount user = em.find(UserAccount.class, userId);
+        if (user == null) {
+            throw new IllegalArgumentException("No such user: " + userId);
+        }
+        Long roleId = null;
+        if (roleName != null) {
+            roleId = em.createNamedQuery(Role.BY_NAME, Role.class).setParameter("workspaceId", user.getWorkspaceId())
+                    .setParameter("name", roleName).getResultStream().findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("No role '" + roleName + "' in this workspace")).getId();
+        }
+        String hash = sha256(plaintext);
+        if (!em.createNamedQuery(ApiKey.BY_HASH, ApiKey.class).setParameter("hash", hash).getResultList().isEmpty()) {
+            throw new IllegalArgumentException("That API key is already in use");
+        }
+        ApiKey key = new ApiKey(user.getWorkspaceId(), userId, roleId, name.strip(), displayPrefix(plaintext), hash);
+        em.persist(key);
+        return new IssuedKey(key, plaintext);
+    }
+
+    /** Resolves an {@code Authorization} header to a caller, or empty for a missing, unknown, revoked or expired key. */
+    public Optional<Caller> authenticate(String authorizationHeader) {
+        return bearerToken(authorizationHeader).flatMap(this::authenticateKey);
+    }
+
+    public Optional<Caller> authenticateKey(String plaintext) {
+        String hash = sha256(plaintext);
+        Instant now = Instant.now();
+        Optional<ApiKey> found = em.createNamedQuery(ApiKey.BY_HASH, ApiKey.class).setParameter("hash", hash)
+                .getResultStream().findFirst()
+                .filter(k -> MessageDigest.isEqual(k.getKeyHash().getBytes(StandardCharsets.US_ASCII), hash.getBytes(StandardCharsets.US_ASCII)))
+                .filter(k -> k.isUsableAt(now));
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        ApiKey key = found.get();
+        UserAccount user = em.find(UserAccount.class, key.getUserId());
+        if (user == null || !user.isEnabled()) {
+            return Optional.empty();
+        }
+        if (key.getLastUsedAt() == null || key.getLastUsedAt().plus(LAST_USED_GRANULARITY).isBefore(now)) {
+            key.setLastUsedAt(now);
+        }
+        Role role = em.find(Role.class, key.getRoleId() != null ? key.getRoleId() : user.getRoleId());
+        return Optional.of(new Caller(key.getWorkspaceId(), user.getId(), key.getId(), user.getUsername(),
+                role.toGrant(), CallScope.UNRESTRICTED));
+    }
+
+    public List<ApiKey> keys(long workspaceId) {
+        return em.createNamedQuery(ApiKey.BY_WORKSPACE, ApiKey.class).setParameter("workspaceId", workspaceId).getResultList();
+    }
+
+    /** Revokes a key of the given workspace; a key of another workspace is treated as absent. */
+    public boolean revoke(long workspaceId, long keyId) {
+        ApiKey key = em.find(ApiKey.class, keyId);
+        if (key == null || !key.getWorkspaceId().equals(workspaceId)) {
+            return false;
+        }
+        if (key.getRevokedAt() == null) {
+            key.revoke(Instant.now());
+        }
+        return true;
+    }
+
+    public static Optional<String> bearerToken(String authorizationHeader) {
+        if (authorizationHeader == null || !authorizationHeader.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return Optional.empty();
+        }
+        String token = authorizationHeader.substring(7).strip();
+        return token.isEmpty() ? Optional.empty() : Optional.of(token);
+    }
+
+    static String newKey() {
+        byte[] bytes = new byte[32];
+        RANDOM.nextBytes(bytes);
+        return KEY_PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
+    static String displayPrefix(String plaintext) {
+        return plaintext.substring(0, Math.min(12, plaintext.length())) + "…";
+    }
+
+    public static String sha256(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package dev.amcp.gateway.it;
+
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Response;
+
+/** A real HTTP upstream inside the test server, with the failure modes tools must survive. */
+@Path("/it-upstream")
+@RequestScoped
+public class TestUpstream {
+
+    @GET
+    @Path("echo/{id}")
+    @Produces("application/json")
+    public String echo(@PathParam("id") String id, @QueryParam("q") String q, @HeaderParam("Authorization") String auth) {
+        return jakarta.json.Json.createObjectBuilder().add("id", id).add("q", q == null ? "" : q)
+                .add("auth", auth == null ? "" : auth).build().toString();
+    }
+
+    @POST
+    @Path("echo")
+    @Produces("application/json")
+    public String echoBody(String body) {
+        return jakarta.json.Json.createObjectBuilder().add("received", jakarta.json.Json.createReader(new java.io.StringReader(body)).readObject()).build().toString();
+    }
+
+    @GET
+    @Path("slow")
+    @Produces("application/json")
+    public String slow(@QueryParam("ms") long ms) throws InterruptedException {
+        Thread.sleep(ms);
+        return "{\"slept\":" + ms + "}";
+    }
+
+    @GET
+    @Path("fail")
+    public Response fail() {
+        return Response.serverError().entity("database exploded").type("text/plain").build();
+    }
+
+    @GET
+    @Path("html")
+    @Produces("text/html")
+    public String html() {
+        return "<html><body>Not JSON</body></html>";
+    }
+
+    @GET
+    @Path("big")
+    @Produces("application/json")
+    public String big() {
+        return "{\"data\":\"" + "x".repeat(200_000) + "\"}";
+    }
+}
