@@ -19,7 +19,7 @@ public final class Deployments {
 
     public static WebArchive gateway() {
         String port = System.getProperty("it.http.port", "9180");
-        String base = "http://127.0.0.1:" + port + "/" + NAME;
+        String base = "http://127.0.0.1:" + port; // the WAR's ibm-web-ext.xml sets the context root to /
         JavaArchive settings = ShrinkWrap.create(JavaArchive.class, "it-settings.jar")
                 .addAsResource(new StringAsset(String.join("\n",
                         "config_ordinal=200",

@@ -38,7 +38,16 @@ public class Fixtures {
     @ConfigProperty(name = "it.base.url")
     String baseUrl;
 
+    @jakarta.persistence.PersistenceContext(unitName = "amcp")
+    jakarta.persistence.EntityManager em;
+
     private final HttpClient http = HttpClient.newHttpClient();
+
+    /** Runs work in its own transaction, with a fresh persistence context. */
+    @jakarta.transaction.Transactional(jakarta.transaction.Transactional.TxType.REQUIRES_NEW)
+    public <T> T inTx(java.util.function.Function<jakarta.persistence.EntityManager, T> work) {
+        return work.apply(em);
+    }
 
     /** A workspace with one server "main", and an admin, member and viewer, each with a key. */
     public record Tenant(Workspace workspace, McpServerConfig server, Caller admin, Caller member, Caller viewer,
@@ -64,8 +73,16 @@ public class Fixtures {
                 inputSchema == null ? null : JsonSupport.parseObject(inputSchema), null, JsonSupport.parseObject(mapping)));
     }
 
+    public Caller apiKeysAuth(String key) {
+        return apiKeys.authenticateKey(key).orElseThrow();
+    }
+
     public static Caller scoped(Caller caller, CallScope scope) {
         return caller.withScope(scope);
+    }
+
+    public String baseUrl() {
+        return baseUrl;
     }
 
     public HttpResponse<String> post(String path, String bearer, String body) throws Exception {

@@ -44,11 +44,11 @@ public class TestUpstream {
         return Response.serverError().entity("database exploded").type("text/plain").build();
     }
 
+    /** Ignores the Accept header like many real upstreams do. */
     @GET
     @Path("html")
-    @Produces("text/html")
-    public String html() {
-        return "<html><body>Not JSON</body></html>";
+    public Response html() {
+        return Response.ok("<html><body>Not JSON</body></html>", "text/html").build();
     }
 
     @GET

@@ -64,16 +64,27 @@ public class DemoSeeder {
             LOG.info("AMCP_DEMO is set but the database already holds workspaces; the demo is not seeded again");
             return;
         }
-        Seeded seeded = seed();
-        printBanner(seeded);
+        try {
+            printBanner(seed());
+        } catch (RuntimeException e) {
+            // The transaction rolled back, so no half-seeded demo is left; the gateway itself keeps serving.
+            LOG.log(java.util.logging.Level.SEVERE, "Seeding the demo workspace failed", e);
+        }
     }
 
     @Transactional
     public Seeded seed() {
-        Workspace workspace = workspaces.createWorkspace(WORKSPACE, "Demo workspace");
+        return seed(WORKSPACE);
+    }
+
+    /** Seeds the demo into a new workspace of the given slug, in one transaction. */
+    @Transactional
+    public Seeded seed(String workspaceSlug) {
+        Workspace workspace = workspaces.createWorkspace(workspaceSlug, "Demo workspace");
         var server = workspaces.createServer(workspace.getId(), SERVER, "Demo shop", "Customers, orders and inventory of the demo API");
         String password = settings.get("AMCP_DEMO_ADMIN_PASSWORD").orElseGet(DemoSeeder::randomPassword);
-        UserAccount admin = workspaces.createUser(workspace.getId(), "admin", "Demo admin", Role.ADMIN, password);
+        String adminName = WORKSPACE.equals(workspaceSlug) ? "admin" : workspaceSlug + "-admin"; // usernames are global
+        UserAccount admin = workspaces.createUser(workspace.getId(), adminName, "Demo admin", Role.ADMIN, password);
         Role adminRole = workspaces.role(workspace.getId(), Role.ADMIN);
         Caller system = new Caller(workspace.getId(), admin.getId(), null, admin.getUsername(), adminRole.toGrant(), CallScope.UNRESTRICTED);
         for (JsonValue value : JsonSupport.parseArray(resource("/demo/demo-tools.json"))) {

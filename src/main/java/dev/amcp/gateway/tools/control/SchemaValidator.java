@@ -41,6 +41,11 @@ public class SchemaValidator {
                 .limit(MAX_PROBLEMS).map(com.networknt.schema.Error::toString).toList();
     }
 
+    private Schema metaSchema() {
+        return cache.computeIfAbsent("meta:2020-12", k -> registry.getSchema(
+                com.networknt.schema.SchemaLocation.of(SpecificationVersion.DRAFT_2020_12.getDialectId())));
+    }
+
     /** Checks that a schema an admin saves compiles and describes an object; returns the problem or null. */
     public String checkSchema(JsonObject schema) {
         if (schema == null) {
@@ -51,6 +56,10 @@ public class SchemaValidator {
             return "An input schema must have \"type\": \"object\"";
         }
         try {
+            List<com.networknt.schema.Error> problems = metaSchema().validate(mapper.readTree(schema.toString()));
+            if (!problems.isEmpty()) {
+                return "The schema is not valid JSON Schema: " + problems.get(0);
+            }
             registry.getSchema(schema.toString(), InputFormat.JSON).validate(mapper.readTree("{}"));
             return null;
         } catch (RuntimeException e) {

@@ -28,7 +28,7 @@ public record HttpEndpointMapping(String method, String url, Map<String, String>
 
     /** Settings a URL may reference; nothing else of the configuration can leak into an upstream call. */
     public static final String SETTING_PREFIX = "AMCP_UPSTREAM_";
-    public static final Pattern PATH_PARAM = Pattern.compile("\\{([A-Za-z_][A-Za-z0-9_]*)}");
+    public static final Pattern PATH_PARAM = Pattern.compile("(?<!\\$)\\{([A-Za-z_][A-Za-z0-9_]*)}");
     public static final Pattern SETTING = Pattern.compile("\\$\\{([A-Z0-9_]+)}");
 
     /** Reads and checks a mapping; throws {@link IllegalArgumentException} with a message fit for a form. */

@@ -1,0 +1,77 @@
+package dev.amcp.gateway.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.amcp.gateway.demo.control.DemoSeeder;
+import dev.amcp.gateway.platform.control.JsonSupport;
+import dev.amcp.gateway.tools.control.ToolService;
+import jakarta.inject.Inject;
+import jakarta.json.JsonObject;
+import java.util.UUID;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Readiness reports the migrated database; the demo seeds eight tools that really call the demo API. */
+@ExtendWith(ArquillianExtension.class)
+class HealthAndDemoIT {
+
+    @Deployment
+    static WebArchive deployment() {
+        return Deployments.gateway();
+    }
+
+    @Inject
+    Fixtures fixtures;
+
+    @Inject
+    DemoSeeder seeder;
+
+    @Inject
+    ToolService tools;
+
+    @Test
+    void readinessIncludesTheMigratedDatabase() throws Exception {
+        String base = fixtures.baseUrl();
+        var response = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "/health/ready")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode(), response.body());
+        JsonObject health = JsonSupport.parseObject(response.body());
+        assertEquals("UP", health.getString("status"));
+        JsonObject db = health.getJsonArray("checks").getValuesAs(JsonObject.class).stream()
+                .filter(c -> c.getString("name").equals("database")).findFirst().orElseThrow();
+        assertTrue(db.getJsonObject("data").getBoolean("migrated"));
+        assertEquals("1", db.getJsonObject("data").getString("schemaVersion").substring(0, 1));
+    }
+
+    @Test
+    void demoToolsCallTheDemoApiThroughTheRestTestSurface() throws Exception {
+        var seeded = seeder.seed("demo-" + UUID.randomUUID().toString().substring(0, 8));
+        var demoTools = tools.tools(seeded.workspace().getId());
+        assertEquals(8, demoTools.size());
+        assertEquals(5, demoTools.stream().filter(t -> t.isReadOnly()).count(), "five reads, three writes");
+        String bearer = "Bearer " + seeded.apiKey();
+
+        var customer = fixtures.post("/api/tools/customer_get/call", bearer, "{\"customerId\": 7}");
+        assertEquals(200, customer.statusCode(), customer.body());
+        JsonObject result = JsonSupport.parseObject(customer.body());
+        assertFalse(result.getBoolean("isError"), customer.body());
+        assertEquals(7, result.getJsonObject("structuredContent").getInt("id"));
+
+        var order = fixtures.post("/api/tools/order_create/call", bearer, "{\"customerId\": 7, \"sku\": \"SKU-001\", \"quantity\": 2}");
+        JsonObject created = JsonSupport.parseObject(order.body());
+        assertFalse(created.getBoolean("isError"), order.body());
+        assertEquals("open", created.getJsonObject("structuredContent").getString("status"));
+
+        var invalid = fixtures.post("/api/tools/order_create/call", bearer, "{\"customerId\": 7, \"sku\": \"nope\"}");
+        assertTrue(JsonSupport.parseObject(invalid.body()).getBoolean("isError"), invalid.body());
+
+        var unknown = fixtures.post("/api/tools/not_a_tool/call", bearer, "{}");
+        assertEquals(404, unknown.statusCode());
+    }
+}

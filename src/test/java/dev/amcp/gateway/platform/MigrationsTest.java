@@ -1,0 +1,152 @@
+package dev.amcp.gateway.platform;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.amcp.gateway.platform.control.JsonSupport;
+import dev.amcp.gateway.platform.control.Migrations;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.output.MigrateResult;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The same migrations on embedded H2 (always) and PostgreSQL (when DB_URL points at one), each in a scratch schema:
+ * every table of the data model exists, defaults hold, and JSON columns round-trip the way the app writes them.
+ */
+class MigrationsTest {
+
+    record Db(String name, String url, String user, String password) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static Stream<Db> databases() {
+        List<Db> dbs = new ArrayList<>();
+        dbs.add(new Db("h2", "jdbc:h2:mem:migrations;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;DB_CLOSE_DELAY=-1", "sa", ""));
+        String url = System.getenv("DB_URL");
+        if (url != null && url.startsWith("jdbc:postgresql:")) {
+            dbs.add(new Db("postgresql", url, System.getenv().getOrDefault("DB_USER", "postgres"), System.getenv().getOrDefault("DB_PASSWORD", "")));
+        }
+        return dbs.stream();
+    }
+
+    private static final String SCHEMA = "amcp_migrations_test";
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void migrationsBuildTheWholeDataModel(Db db) throws Exception {
+        Flyway flyway = flyway(db);
+        flyway.clean();
+        MigrateResult result = flyway.migrate();
+        assertTrue(result.success);
+        assertTrue(result.migrationsExecuted >= 1);
+        try (Connection c = connect(db)) {
+            Set<String> tables = new TreeSet<>();
+            try (ResultSet rs = c.getMetaData().getTables(null, SCHEMA, "%", new String[]{"TABLE", "BASE TABLE"})) {
+                while (rs.next()) {
+                    tables.add(rs.getString("TABLE_NAME").toLowerCase());
+                }
+            }
+            assertTrue(tables.containsAll(Set.of("workspaces", "users", "api_keys", "roles", "role_servers",
+                    "mcp_server_configs", "mcp_tools", "code_runs", "kg_skill_suggestions", "license")), tables.toString());
+        }
+        assertEquals(0, flyway.migrate().migrationsExecuted, "a second migrate applies nothing");
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void defaultsAndJsonColumnsRoundTrip(Db db) throws Exception {
+        Flyway flyway = flyway(db);
+        flyway.clean();
+        flyway.migrate();
+        try (Connection c = connect(db)) {
+            c.setSchema(SCHEMA);
+            exec(c, "insert into workspaces(slug, name) values ('w1', 'W1')");
+            long ws = id(c, "select id from workspaces where slug = 'w1'");
+            exec(c, "insert into mcp_server_configs(workspace_id, slug, name) values (" + ws + ", 's1', 'S1')");
+            assertEquals("off", string(c, "select code_mode from mcp_server_configs where slug = 's1'"), "code mode defaults to off");
+            long server = id(c, "select id from mcp_server_configs where slug = 's1'");
+            String mapping = "{\"method\":\"GET\",\"url\":\"http://x/{id}\",\"query\":{\"q\":\"q\"}}";
+            try (PreparedStatement ps = c.prepareStatement("insert into mcp_tools(workspace_id, server_id, name, endpoint_mapping, method, read_only) values (?, ?, 't', ?, 'GET', true)")) {
+                ps.setLong(1, ws);
+                ps.setLong(2, server);
+                ps.setString(3, mapping); // what EclipseLink does through the converter
+                ps.executeUpdate();
+            }
+            var back = JsonSupport.parseObject(readJson(c, "select endpoint_mapping from mcp_tools where name = 't'"));
+            assertEquals(JsonSupport.parseObject(mapping), back, "JSON column keeps an object, not a JSON string");
+            assertRejected(c, "insert into mcp_server_configs(workspace_id, slug, name, code_mode) values (" + ws + ", 's2', 'S2', 'sometimes')");
+            assertRejected(c, "insert into mcp_tools(workspace_id, server_id, name, endpoint_mapping, method, read_only) values (" + ws + ", " + server + ", 't2', '{}', 'HEAD', true)");
+        }
+    }
+
+    private static void assertRejected(Connection c, String sql) {
+        try {
+            exec(c, sql);
+            throw new AssertionError("constraint did not reject: " + sql);
+        } catch (SQLException expected) {
+            // the check constraint holds
+        }
+    }
+
+    private static Flyway flyway(Db db) throws SQLException {
+        String product;
+        try (Connection c = connect(db)) {
+            product = c.getMetaData().getDatabaseProductName();
+        }
+        return Flyway.configure(MigrationsTest.class.getClassLoader())
+                .dataSource(db.url(), db.user(), db.password())
+                .schemas(SCHEMA)
+                .cleanDisabled(false)
+                .locations("filesystem:db/migration")
+                .failOnMissingLocations(true)
+                .placeholders(Migrations.placeholdersFor(product))
+                .load();
+    }
+
+    private static Connection connect(Db db) throws SQLException {
+        var props = new java.util.Properties();
+        props.setProperty("user", db.user());
+        props.setProperty("password", db.password());
+        props.setProperty("stringtype", "unspecified"); // as the server's data source sets it
+        return DriverManager.getConnection(db.url(), props);
+    }
+
+    private static void exec(Connection c, String sql) throws SQLException {
+        c.createStatement().execute(sql);
+    }
+
+    private static long id(Connection c, String sql) throws SQLException {
+        try (ResultSet rs = c.createStatement().executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private static String string(Connection c, String sql) throws SQLException {
+        try (ResultSet rs = c.createStatement().executeQuery(sql)) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    private static String readJson(Connection c, String sql) throws SQLException {
+        try (ResultSet rs = c.createStatement().executeQuery(sql)) {
+            rs.next();
+            return rs.getObject(1).toString(); // PGobject on PostgreSQL, String on H2: the converter's path
+        }
+    }
+}
