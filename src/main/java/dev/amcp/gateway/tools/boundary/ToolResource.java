@@ -1,6 +1,5 @@
 package dev.amcp.gateway.tools.boundary;
 
-import dev.amcp.gateway.governance.control.GateRefusedException;
 import dev.amcp.gateway.platform.boundary.ErrorResponses;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.tools.control.ToolCatalog;
@@ -96,36 +95,33 @@ public class ToolResource {
     @DELETE
     @Path("{id}")
     public Response delete(@PathParam("id") long id) {
-        try {
-            tools.delete(caller.get(), id);
-            return Response.noContent().build();
-        } catch (GateRefusedException e) {
-            return ErrorResponses.of(Response.Status.FORBIDDEN, "forbidden", e.getMessage());
-        } catch (IllegalArgumentException e) {
-            return ErrorResponses.of(Response.Status.NOT_FOUND, "not_found", e.getMessage());
-        }
+        tools.delete(caller.get(), id);
+        return Response.noContent().build();
     }
 
     private Response save(String body, Long id) {
-        try {
-            JsonObject json = JsonSupport.parseObject(body == null ? "" : body);
-            ToolDraft draft = new ToolDraft(JsonSupport.string(json, "server", null), JsonSupport.string(json, "name", null),
-                    JsonSupport.string(json, "title", null), JsonSupport.string(json, "description", null),
-                    objectOrNull(json, "inputSchema"), objectOrNull(json, "outputSchema"), objectOrNull(json, "endpointMapping"));
-            McpTool tool = id == null ? tools.createHttpTool(caller.get(), draft) : tools.updateHttpTool(caller.get(), id, draft);
-            JsonObject saved = Json.createObjectBuilder().add("id", tool.getId()).add("name", tool.getName())
-                    .add("method", tool.getMethod()).add("readOnly", tool.isReadOnly()).build();
-            return Response.status(id == null ? Response.Status.CREATED : Response.Status.OK).entity(saved.toString()).build();
-        } catch (GateRefusedException e) {
-            return ErrorResponses.of(Response.Status.FORBIDDEN, "forbidden", e.getMessage());
-        } catch (ToolService.InvalidToolException e) {
-            return ErrorResponses.of(Response.Status.BAD_REQUEST, "invalid_tool", "The tool is not valid", e.problems());
-        } catch (IllegalArgumentException e) {
-            return ErrorResponses.of(Response.Status.BAD_REQUEST, "bad_request", e.getMessage());
-        }
+        JsonObject json = JsonSupport.parseObject(body == null ? "" : body);
+        McpTool tool = id == null ? tools.createHttpTool(caller.get(), draftOf(json)) : tools.updateHttpTool(caller.get(), id, draftOf(json));
+        return saved(tool, java.util.List.of(), id == null);
     }
 
-    private static JsonObject objectOrNull(JsonObject json, String key) {
+    /** The common fields of a tool in a REST body; {@code endpointMapping} is the HTTP mapping. */
+    public static ToolDraft draftOf(JsonObject json) {
+        return new ToolDraft(JsonSupport.string(json, "server", null), JsonSupport.string(json, "name", null),
+                JsonSupport.string(json, "title", null), JsonSupport.string(json, "description", null),
+                objectOrNull(json, "inputSchema"), objectOrNull(json, "outputSchema"), objectOrNull(json, "endpointMapping"));
+    }
+
+    /** 201 (or 200) with the saved tool and any soft-limit warnings. */
+    public static Response saved(McpTool tool, java.util.List<String> warnings, boolean created) {
+        var w = Json.createArrayBuilder();
+        warnings.forEach(w::add);
+        JsonObject saved = Json.createObjectBuilder().add("id", tool.getId()).add("name", tool.getName())
+                .add("method", tool.getMethod()).add("readOnly", tool.isReadOnly()).add("warnings", w).build();
+        return Response.status(created ? Response.Status.CREATED : Response.Status.OK).entity(saved.toString()).build();
+    }
+
+    public static JsonObject objectOrNull(JsonObject json, String key) {
         JsonValue value = json.get(key);
         if (value == null || value == JsonValue.NULL) {
             return null;

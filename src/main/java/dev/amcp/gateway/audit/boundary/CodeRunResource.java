@@ -1,0 +1,89 @@
+package dev.amcp.gateway.audit.boundary;
+
+import dev.amcp.gateway.audit.control.CodeRunQueries;
+import dev.amcp.gateway.audit.entity.CodeRun;
+import dev.amcp.gateway.platform.boundary.ErrorResponses;
+import dev.amcp.gateway.workspace.boundary.Authenticated;
+import dev.amcp.gateway.workspace.boundary.CurrentCaller;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+
+/** Admin REST over the code-run audit: {@code GET /api/code-runs?status=&tool=&user=&from=&to=&limit=}. */
+@Path("/api/code-runs")
+@RequestScoped
+@Authenticated
+@Produces(MediaType.APPLICATION_JSON)
+public class CodeRunResource {
+
+    @Inject
+    CurrentCaller caller;
+
+    @Inject
+    CodeRunQueries queries;
+
+    @GET
+    public String list(@QueryParam("status") String status, @QueryParam("tool") String tool, @QueryParam("user") Long user,
+                       @QueryParam("from") String from, @QueryParam("to") String to,
+                       @QueryParam("limit") @DefaultValue("50") int limit) {
+        var runs = queries.list(caller.get(), new CodeRunQueries.Filter(status, tool, user, instant("from", from), instant("to", to), limit));
+        JsonArrayBuilder array = Json.createArrayBuilder();
+        runs.forEach(r -> array.add(json(r, false)));
+        return Json.createObjectBuilder().add("runs", array).build().toString();
+    }
+
+    @GET
+    @Path("{runId}")
+    public Response get(@PathParam("runId") String runId) {
+        return queries.find(caller.get(), runId).map(r -> Response.ok(json(r, true).toString()).build())
+                .orElseGet(() -> ErrorResponses.of(Response.Status.NOT_FOUND, "not_found", "No code run " + runId + " in this workspace"));
+    }
+
+    static JsonObject json(CodeRun r, boolean withTrace) {
+        JsonObjectBuilder b = Json.createObjectBuilder().add("runId", r.getRunId()).add("status", r.getStatus())
+                .add("inline", r.isInlineRun()).add("runAsMode", r.getRunAsMode()).add("runAsRole", r.getRunAsRole())
+                .add("codeSha256", r.getCodeSha256()).add("bridgeCalls", r.getBridgeCalls())
+                .add("inputBytes", r.getInputBytes()).add("outputBytes", r.getOutputBytes()).add("consoleBytes", r.getConsoleBytes())
+                .add("startedAt", r.getStartedAt().toString());
+        if (r.getToolName() != null) {
+            b.add("tool", r.getToolName());
+        }
+        if (r.getInvokerUserId() != null) {
+            b.add("invokerUserId", r.getInvokerUserId());
+        }
+        if (r.getError() != null) {
+            b.add("error", r.getError());
+        }
+        if (r.getFinishedAt() != null) {
+            b.add("finishedAt", r.getFinishedAt().toString()).add("wallMs", r.getWallMs());
+        }
+        if (withTrace && r.getBridgeTrace() != null) {
+            b.add("trace", r.getBridgeTrace());
+        }
+        return b.build();
+    }
+
+    private static Instant instant(String name, String value) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        try {
+            return Instant.parse(value);
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException(name + " must be an ISO-8601 instant such as 2026-11-01T00:00:00Z");
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package dev.amcp.gateway.audit.control;
+
+import dev.amcp.gateway.audit.entity.CodeRun;
+import dev.amcp.gateway.governance.control.RequiresCapability;
+import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.governance.entity.Capability;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import jakarta.persistence.TypedQuery;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Reads the code-run audit of the caller's workspace, for admins only. */
+@ApplicationScoped
+public class CodeRunQueries {
+
+    public static final int MAX_PAGE = 500;
+
+    @PersistenceContext(unitName = "amcp")
+    EntityManager em;
+
+    /** Filters of the run history; any may be null. */
+    public record Filter(String status, String tool, Long userId, Instant from, Instant to, int limit) {}
+
+    @RequiresCapability(Capability.ADMIN)
+    public List<CodeRun> list(Caller caller, Filter filter) {
+        StringBuilder jpql = new StringBuilder("select r from CodeRun r where r.workspaceId = :ws");
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("ws", caller.workspaceId());
+        if (filter.status() != null) {
+            jpql.append(" and r.status = :status");
+            params.put("status", filter.status().toUpperCase());
+        }
+        if (filter.tool() != null) {
+            jpql.append(" and r.toolName = :tool");
+            params.put("tool", filter.tool());
+        }
+        if (filter.userId() != null) {
+            jpql.append(" and r.invokerUserId = :user");
+            params.put("user", filter.userId());
+        }
+        if (filter.from() != null) {
+            jpql.append(" and r.startedAt >= :from");
+            params.put("from", filter.from());
+        }
+        if (filter.to() != null) {
+            jpql.append(" and r.startedAt < :to");
+            params.put("to", filter.to());
+        }
+        jpql.append(" order by r.startedAt desc, r.id desc");
+        TypedQuery<CodeRun> query = em.createQuery(jpql.toString(), CodeRun.class);
+        params.forEach(query::setParameter);
+        return query.setMaxResults(Math.max(1, Math.min(MAX_PAGE, filter.limit()))).getResultList();
+    }
+
+    @RequiresCapability(Capability.ADMIN)
+    public Optional<CodeRun> find(Caller caller, String runId) {
+        return em.createQuery("select r from CodeRun r where r.runId = :id and r.workspaceId = :ws", CodeRun.class)
+                .setParameter("id", runId).setParameter("ws", caller.workspaceId()).getResultStream().findFirst();
+    }
+}

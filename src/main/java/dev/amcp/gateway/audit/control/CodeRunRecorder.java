@@ -1,0 +1,68 @@
+package dev.amcp.gateway.audit.control;
+
+import dev.amcp.gateway.audit.entity.CodeRun;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.json.JsonObject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import jakarta.transaction.Transactional;
+import java.time.Duration;
+import java.time.Instant;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.Tag;
+
+/**
+ * Writes the {@code code_runs} audit row of a run in transactions of its own: opened before the run starts and
+ * closed when it ends, so a run whose runner dies still leaves its row, and a caller's rollback cannot erase it.
+ */
+@ApplicationScoped
+public class CodeRunRecorder {
+
+    @PersistenceContext(unitName = "amcp")
+    EntityManager em;
+
+    @Inject
+    MetricRegistry metrics;
+
+    /** Who and what a run is, for its audit row. */
+    public record RunIdentity(String runId, long workspaceId, Long serverId, Long toolId, String toolName, boolean inline,
+                              Long invokerUserId, Long invokerKeyId, String runAsMode, String runAsRole, String codeSha256) {}
+
+    /** How a run ended, for its audit row. */
+    public record RunEnd(String status, String error, JsonObject trace, int bridgeCalls, long inputBytes,
+                         long outputBytes, long consoleBytes) {}
+
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    public void begin(RunIdentity id) {
+        CodeRun run = new CodeRun(id.runId(), id.workspaceId(), id.inline(), id.runAsMode(), id.runAsRole(),
+                id.codeSha256(), Instant.now());
+        run.attribute(id.serverId(), id.toolId(), id.toolName(), id.invokerUserId(), id.invokerKeyId());
+        em.persist(run);
+    }
+
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    public void finish(String runId, RunEnd end) {
+        CodeRun run = em.createQuery("select r from CodeRun r where r.runId = :runId", CodeRun.class)
+                .setParameter("runId", runId).getSingleResult();
+        run.finish(end.status(), end.error(), end.trace(), end.bridgeCalls(), end.inputBytes(), end.outputBytes(),
+                end.consoleBytes(), Instant.now());
+        Tag status = new Tag("status", end.status().toLowerCase());
+        metrics.counter("amcp_code_runs", status).inc();
+        metrics.timer("amcp_code_run_duration", status).update(Duration.ofMillis(run.getWallMs()));
+        metrics.histogram("amcp_code_run_bridge_calls").update(end.bridgeCalls());
+        if ("REFUSED".equals(end.status())) {
+            metrics.counter("amcp_code_runner_refusals").inc();
+        }
+    }
+
+    /** The start of the error of a run refused by the monthly quota; such runs do not count against it. */
+    public static final String QUOTA_ERROR_PREFIX = "Monthly code-run quota";
+
+    /** Runs of a workspace since an instant that count against its quota (refused and quota-limited runs do not). */
+    public long countedRunsSince(long workspaceId, Instant since) {
+        return em.createQuery("select count(r) from CodeRun r where r.workspaceId = :ws and r.startedAt >= :since"
+                        + " and r.status <> 'REFUSED' and (r.error is null or r.error not like :quota)", Long.class)
+                .setParameter("quota", QUOTA_ERROR_PREFIX + "%").setParameter("ws", workspaceId).setParameter("since", since).getSingleResult();
+    }
+}

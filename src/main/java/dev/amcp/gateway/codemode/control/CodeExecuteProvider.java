@@ -1,0 +1,89 @@
+package dev.amcp.gateway.codemode.control;
+
+import dev.amcp.gateway.codemode.entity.CodeRunRequest;
+import dev.amcp.gateway.codemode.entity.CodeToolSpec;
+import dev.amcp.gateway.governance.entity.CallScope;
+import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.governance.entity.Capability;
+import dev.amcp.gateway.platform.control.JsonSupport;
+import dev.amcp.gateway.tools.control.ToolProvider;
+import dev.amcp.gateway.tools.entity.ToolDescriptor;
+import dev.amcp.gateway.tools.entity.ToolResult;
+import dev.amcp.gateway.workspace.control.WorkspaceService;
+import dev.amcp.gateway.workspace.entity.McpServerConfig;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.util.List;
+
+/**
+ * Offers inline {@code code_execute} on {@code /mcp/{server}} when the server's code mode is {@code inline}, the
+ * caller's role holds {@code inlineCode} and a runner is configured. Its code may call the read-only tools of that
+ * server with the caller's own rights, and nothing else.
+ */
+@ApplicationScoped
+public class CodeExecuteProvider implements ToolProvider {
+
+    public static final String NAME = "code_execute";
+
+    static final JsonObject INPUT_SCHEMA = JsonSupport.parseObject("""
+            {"type": "object",
+             "properties": {
+               "code": {"type": "string", "minLength": 1, "maxLength": 100000,
+                        "description": "Body of an async JavaScript function. amcp.search(query?, {limit?}), amcp.describe(name) and amcp.run(name, args) reach this server's read-only tools; return the result."},
+               "input": {"description": "Passed to the code as the variable input"}},
+             "required": ["code"], "additionalProperties": false}""");
+
+    static final String DESCRIPTION = "Runs a short JavaScript program that orchestrates this server's read-only tools in "
+            + "one round trip; intermediate data stays out of your context. The code is the body of an async function: "
+            + "`const tools = await amcp.search('orders'); const r = await amcp.run('orders_list', {status: 'open'}); "
+            + "return r.count;`. amcp.run returns the tool's structured result and throws an AmcpError {code, message} on "
+            + "denial or tool error. console.log output is returned on failure.";
+
+    @Inject
+    WorkspaceService workspaces;
+
+    @Inject
+    CodeExecutorService executor;
+
+    @Override
+    public List<VirtualTool> virtualTools(Caller caller) {
+        CallScope scope = caller.scope();
+        if (scope.serverId() == null || !scope.codeToolsAllowed() || !caller.has(Capability.INLINE_CODE)
+                || (scope.allowedTools() != null && !scope.allowedTools().contains(NAME)) || !executor.configured()) {
+            return List.of();
+        }
+        McpServerConfig server = workspaces.server(scope.serverId());
+        if (server == null || server.getWorkspaceId() != caller.workspaceId()
+                || server.getCodeMode() != McpServerConfig.CodeMode.INLINE || !caller.role().mayUseServer(server.getId())) {
+            return List.of();
+        }
+        return List.of(new CodeExecute(server.getId()));
+    }
+
+    private final class CodeExecute implements VirtualTool {
+        private final long serverId;
+
+        CodeExecute(long serverId) {
+            this.serverId = serverId;
+        }
+
+        @Override
+        public ToolDescriptor descriptor() {
+            return new ToolDescriptor(NAME, "Run code over this server's tools", DESCRIPTION, INPUT_SCHEMA, null,
+                    true, false, false, true); // inline code can only read
+        }
+
+        @Override
+        public ToolResult call(Caller caller, JsonObject args) {
+            // Inline code: read-only tools of this server, the caller's own rights, never code tools.
+            Caller bridge = caller.withScope(new CallScope(serverId, null, true, false));
+            JsonValue input = args.getOrDefault("input", JsonValue.NULL);
+            return CodeResults.toToolResult(executor.run(new CodeRunRequest(caller, bridge, args.getString("code"), input,
+                    true, serverId, null, NAME, CodeToolSpec.INVOKER)));
+        }
+    }
+
+}

@@ -1,0 +1,114 @@
+package dev.amcp.gateway.codemode.control;
+
+import dev.amcp.gateway.audit.control.CodeRunRecorder;
+import dev.amcp.gateway.codemode.entity.CodeRunRequest;
+import dev.amcp.gateway.codemode.entity.RunLimits;
+import dev.amcp.gateway.codemode.entity.RunOutcome;
+import dev.amcp.gateway.codemode.entity.RunStatus;
+import dev.amcp.gateway.governance.control.GateRefusedException;
+import dev.amcp.gateway.platform.control.Hashes;
+import dev.amcp.gateway.platform.control.JsonSupport;
+import dev.amcp.gateway.platform.control.Settings;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.inject.Inject;
+import jakarta.websocket.DeploymentException;
+import java.io.IOException;
+import java.util.List;
+import java.util.UUID;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Runs code in the out-of-process runner and never anywhere else: unset or unreachable runner means the run is
+ * refused with a clear error. Every run, refused ones included, leaves one {@code code_runs} row.
+ */
+@ApplicationScoped
+public class CodeExecutorService {
+
+    private static final Logger LOG = Logger.getLogger(CodeExecutorService.class.getName());
+
+    @Inject
+    Settings settings;
+
+    @Inject
+    RunnerConnector connector;
+
+    @Inject
+    BridgeDispatcher dispatcher;
+
+    @Inject
+    CodeRunRecorder recorder;
+
+    @Inject
+    CodeRunAdmission admission;
+
+    @Resource
+    ManagedExecutorService executor;
+
+    public boolean configured() {
+        return connector.configured();
+    }
+
+    /** The gateway's ceilings, from settings. */
+    public RunLimits limits() {
+        return new RunLimits(
+                settings.getInt("AMCP_CODE_TIMEOUT_MS", 10_000),
+                settings.getInt("AMCP_CODE_MEMORY_MB", 128),
+                settings.getInt("AMCP_CODE_MAX_BRIDGE_CALLS", 200),
+                settings.getInt("AMCP_CODE_MAX_CONCURRENT_BRIDGE_CALLS", 8),
+                settings.getInt("AMCP_CODE_MAX_FRAME_BYTES", 1024 * 1024),
+                settings.getInt("AMCP_CODE_MAX_RESULT_BYTES", 1024 * 1024),
+                settings.getInt("AMCP_CODE_MAX_CONSOLE_BYTES", 64 * 1024));
+    }
+
+    public RunOutcome run(CodeRunRequest request) {
+        String runId = UUID.randomUUID().toString();
+        var invoker = request.invoker();
+        recorder.begin(new CodeRunRecorder.RunIdentity(runId, invoker.workspaceId(), request.serverId(), request.toolId(),
+                request.toolName(), request.inline(), invoker.userId(), invoker.apiKeyId(), request.runAsMode(),
+                request.bridgeCaller().role().name(), Hashes.sha256(request.code())));
+        RunOutcome outcome;
+        try {
+            outcome = connector.unavailableReason().map(reason -> RunOutcome.refused(runId, reason))
+                    .orElseGet(() -> admitAndRun(runId, request));
+        } catch (RuntimeException e) {
+            String reference = runId.substring(0, 8);
+            LOG.log(Level.SEVERE, "Code run " + runId + " failed inside the gateway", e);
+            outcome = new RunOutcome(runId, RunStatus.ERROR, null, "The gateway failed to run the code (reference " + reference + ")",
+                    "", List.of(), 0, 0);
+        }
+        recorder.finish(runId, new CodeRunRecorder.RunEnd(outcome.status().name(), outcome.error(), outcome.traceJson(),
+                outcome.trace().size(), JsonSupport.utf8Length(request.code()) + JsonSupport.utf8Length(String.valueOf(request.input())),
+                outcome.outputBytes(), JsonSupport.utf8Length(outcome.console())));
+        RunOutcome finished = outcome;
+        LOG.fine(() -> "code run " + runId + " " + finished.status() + " in " + finished.wallMs() + " ms, "
+                + finished.trace().size() + " bridge call(s)");
+        return outcome;
+    }
+
+    private RunOutcome admitAndRun(String runId, CodeRunRequest request) {
+        try {
+            admission.admit(request.invoker());
+        } catch (GateRefusedException e) {
+            return new RunOutcome(runId, RunStatus.LIMIT, null, e.getMessage(), "", List.of(), 0, 0);
+        }
+        RunSession session = new RunSession(runId, request, limits(), dispatcher, executor);
+        try {
+            connector.open(session);
+        } catch (DeploymentException | IOException | RuntimeException e) {
+            LOG.warning(() -> "Code run " + runId + " refused: the runner did not accept the connection: " + e);
+            return RunOutcome.refused(runId, refusal(e));
+        }
+        return session.await();
+    }
+
+    static String refusal(Exception e) {
+        String detail = String.valueOf(e.getMessage()) + (e.getCause() == null ? "" : " " + e.getCause().getMessage());
+        if (detail.contains("401") || detail.contains("403")) {
+            return "The code runner rejected the gateway's credentials (check CODE_RUNNER_TOKEN); the run was refused";
+        }
+        return "The code runner is unreachable; the run was refused. Code never runs inside the gateway.";
+    }
+}

@@ -1,0 +1,101 @@
+package dev.amcp.gateway.codemode.control;
+
+import dev.amcp.gateway.audit.control.CodeRunRecorder;
+import dev.amcp.gateway.codemode.entity.CodeToolDraft;
+import dev.amcp.gateway.governance.control.LicenseGate;
+import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.governance.entity.LicenseTerms;
+import dev.amcp.gateway.tools.entity.McpTool;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.Arrays;
+import java.util.Optional;
+
+/** The license gates of code mode, each named for {@code @LicensedFeature}. */
+public final class CodeModeGates {
+
+    public static final String WRITES = "codeToolWrites";
+    public static final String TOOL_COUNT = "codeToolCount";
+    public static final String MONTHLY_RUNS = "monthlyCodeRuns";
+
+    private CodeModeGates() {}
+
+    static <T> Optional<T> argument(Object[] arguments, Class<T> type) {
+        return Arrays.stream(arguments).filter(type::isInstance).map(type::cast).findFirst();
+    }
+
+    /** {@code allowWrites} needs the Enterprise edition. */
+    @ApplicationScoped
+    public static class Writes implements LicenseGate {
+        @Override
+        public String name() {
+            return WRITES;
+        }
+
+        @Override
+        public Decision judge(LicenseTerms terms, Object[] arguments) {
+            boolean wantsWrites = argument(arguments, CodeToolDraft.class).map(d -> d.spec().allowWrites()).orElse(false);
+            if (wantsWrites && !terms.allowsWrites()) {
+                return Decision.refuse("Code tools that write (allowWrites) need the Enterprise edition; this gateway runs the "
+                        + terms.edition().wire() + " edition");
+            }
+            return Decision.allow();
+        }
+    }
+
+    /** {@code maxCodeTools} per workspace: hard on community and trial, a warning on paid editions. */
+    @ApplicationScoped
+    public static class ToolCount implements LicenseGate {
+        @PersistenceContext(unitName = "amcp")
+        EntityManager em;
+
+        @Override
+        public String name() {
+            return TOOL_COUNT;
+        }
+
+        @Override
+        public Decision judge(LicenseTerms terms, Object[] arguments) {
+            Caller caller = argument(arguments, Caller.class).orElseThrow();
+            Long updating = argument(arguments, Long.class).orElse(-1L);
+            long others = em.createQuery("select count(t) from McpTool t where t.workspaceId = :ws and t.method = :code and t.id <> :self", Long.class)
+                    .setParameter("ws", caller.workspaceId()).setParameter("code", McpTool.CODE).setParameter("self", updating)
+                    .getSingleResult();
+            if (others + 1 <= terms.maxCodeTools()) {
+                return Decision.allow();
+            }
+            String message = "This workspace would have " + (others + 1) + " code tools; the " + terms.edition().wire()
+                    + " license allows " + terms.maxCodeTools();
+            return terms.edition().paid() ? Decision.warn(message + " (allowed on a paid edition; please extend the license)")
+                    : Decision.refuse(message);
+        }
+    }
+
+    /** {@code monthlyCodeRuns} per workspace and calendar month (UTC). The current run's own row is counted. */
+    @ApplicationScoped
+    public static class MonthlyRuns implements LicenseGate {
+        @Inject
+        CodeRunRecorder recorder;
+
+        @Override
+        public String name() {
+            return MONTHLY_RUNS;
+        }
+
+        @Override
+        public Decision judge(LicenseTerms terms, Object[] arguments) {
+            Caller caller = argument(arguments, Caller.class).orElseThrow();
+            var monthStart = LocalDate.now(ZoneOffset.UTC).withDayOfMonth(1).atStartOfDay().toInstant(ZoneOffset.UTC);
+            long used = recorder.countedRunsSince(caller.workspaceId(), monthStart);
+            if (used > terms.monthlyCodeRuns()) {
+                return Decision.refuse(CodeRunRecorder.QUOTA_ERROR_PREFIX + " reached: the " + terms.edition().wire()
+                        + " license allows " + terms.monthlyCodeRuns() + " code runs per workspace per month");
+            }
+            return Decision.allow();
+        }
+    }
+}

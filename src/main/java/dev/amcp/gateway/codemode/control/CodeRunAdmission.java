@@ -1,0 +1,15 @@
+package dev.amcp.gateway.codemode.control;
+
+import dev.amcp.gateway.governance.control.LicensedFeature;
+import dev.amcp.gateway.governance.entity.Caller;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/** The door every run passes: the license's monthly code-run quota ({@link CodeModeGates#MONTHLY_RUNS}). */
+@ApplicationScoped
+public class CodeRunAdmission {
+
+    @LicensedFeature(CodeModeGates.MONTHLY_RUNS)
+    public void admit(Caller invoker) {
+        // the gate does the judging; reaching here means the run is admitted
+    }
+}

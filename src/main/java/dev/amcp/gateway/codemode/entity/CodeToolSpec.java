@@ -1,0 +1,43 @@
+package dev.amcp.gateway.codemode.entity;
+
+import dev.amcp.gateway.platform.control.JsonSupport;
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The {@code endpoint_mapping} of a code tool: {@code {"method":"code","code":…,"uses":[…],"runAs":"invoker"|"definer",
+ * "allowWrites":false}}.
+ */
+public record CodeToolSpec(String code, List<String> uses, String runAs, boolean allowWrites) {
+
+    public static final String INVOKER = "invoker";
+    public static final String DEFINER = "definer";
+    public static final int MAX_CODE_CHARS = 100_000;
+
+    public static CodeToolSpec from(JsonObject mapping) {
+        Set<String> uses = new LinkedHashSet<>();
+        JsonValue raw = mapping.get("uses");
+        if (raw != null && raw.getValueType() == JsonValue.ValueType.ARRAY) {
+            raw.asJsonArray().forEach(v -> {
+                if (v instanceof JsonString s) {
+                    uses.add(s.getString());
+                }
+            });
+        }
+        return new CodeToolSpec(JsonSupport.string(mapping, "code", ""), List.copyOf(uses),
+                JsonSupport.string(mapping, "runAs", INVOKER), mapping.getBoolean("allowWrites", false));
+    }
+
+    public JsonObject toMapping() {
+        JsonArrayBuilder u = Json.createArrayBuilder();
+        uses.forEach(u::add);
+        return Json.createObjectBuilder().add("method", "code").add("code", code).add("uses", u).add("runAs", runAs)
+                .add("allowWrites", allowWrites).build();
+    }
+}

@@ -1,0 +1,24 @@
+package dev.amcp.gateway.codemode.entity;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+
+/**
+ * The ceilings of one code run. The gateway sends the runner its share ({@link #startFrameLimits}) and enforces
+ * all of them itself, whatever the runner reports.
+ */
+public record RunLimits(int timeoutMs, int memoryMb, int maxBridgeCalls, int maxConcurrentBridgeCalls,
+                        int maxFrameBytes, int maxResultBytes, int maxConsoleBytes) {
+
+    public RunLimits {
+        if (timeoutMs < 100 || memoryMb < 16 || maxBridgeCalls < 0 || maxConcurrentBridgeCalls < 1
+                || maxFrameBytes < 1024 || maxResultBytes < 16 || maxConsoleBytes < 0) {
+            throw new IllegalArgumentException("Code run limits out of range: " + this);
+        }
+    }
+
+    public JsonObject startFrameLimits() {
+        return Json.createObjectBuilder().add("timeoutMs", timeoutMs).add("memoryMb", memoryMb)
+                .add("maxBridgeCalls", maxBridgeCalls).add("maxOutputBytes", maxResultBytes).build();
+    }
+}

@@ -1,0 +1,98 @@
+package dev.amcp.gateway.codemode.entity;
+
+import dev.amcp.gateway.platform.control.JsonSupport;
+import jakarta.json.Json;
+import jakarta.json.JsonNumber;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.util.Set;
+
+/**
+ * The gateway ⇄ runner protocol v1 (JSON text frames over one WebSocket per run). Frames from the runner are
+ * untrusted: {@link #parse} accepts exactly the documented shapes and rejects anything else.
+ */
+public final class RunnerFrames {
+
+    public static final Set<String> BRIDGE_OPS = Set.of("search", "describe", "run");
+    public static final Set<String> DONE_STATUSES = Set.of("ok", "error", "timeout", "memory", "cancelled", "protocol_error");
+
+    private RunnerFrames() {}
+
+    /** A frame from the runner. */
+    public sealed interface Inbound permits Bridge, Console, Done {}
+
+    public record Bridge(long id, String op, JsonObject args) implements Inbound {}
+
+    public record Console(String level, String text) implements Inbound {}
+
+    public record Done(String status, JsonValue value, JsonObject error, long wallMs, long bridgeCalls, long outputBytes)
+            implements Inbound {}
+
+    /** The runner broke the protocol; the run ends. */
+    public static class ProtocolViolation extends RuntimeException {
+        public ProtocolViolation(String message) {
+            super(message);
+        }
+    }
+
+    public static Inbound parse(String text) {
+        JsonObject frame;
+        try {
+            frame = JsonSupport.parseObject(text);
+        } catch (IllegalArgumentException e) {
+            throw new ProtocolViolation("runner sent a frame that is not a JSON object");
+        }
+        String type = JsonSupport.string(frame, "type", "");
+        switch (type) {
+            case "bridge" -> {
+                JsonValue id = frame.get("id");
+                String op = JsonSupport.string(frame, "op", "");
+                JsonValue args = frame.get("args");
+                if (!(id instanceof JsonNumber n) || !n.isIntegral() || n.longValue() < 0 || !BRIDGE_OPS.contains(op)) {
+                    throw new ProtocolViolation("bridge frame needs an integral id and op search, describe or run");
+                }
+                if (args != null && args.getValueType() != JsonValue.ValueType.OBJECT && args != JsonValue.NULL) {
+                    throw new ProtocolViolation("bridge args must be an object");
+                }
+                return new Bridge(n.longValue(), op, args instanceof JsonObject o ? o : JsonValue.EMPTY_JSON_OBJECT);
+            }
+            case "console" -> {
+                return new Console(JsonSupport.string(frame, "level", "log"), JsonSupport.string(frame, "text", ""));
+            }
+            case "done" -> {
+                String status = JsonSupport.string(frame, "status", "");
+                if (!DONE_STATUSES.contains(status)) {
+                    throw new ProtocolViolation("done frame has an unknown status");
+                }
+                JsonObject stats = frame.get("stats") instanceof JsonObject o ? o : JsonValue.EMPTY_JSON_OBJECT;
+                JsonObject error = frame.get("error") instanceof JsonObject o ? o : null;
+                return new Done(status, frame.get("value"), error, number(stats, "wallMs"), number(stats, "bridgeCalls"),
+                        number(stats, "outputBytes"));
+            }
+            default -> throw new ProtocolViolation("runner sent an unknown frame type");
+        }
+    }
+
+    public static String start(String runId, String code, JsonValue input, RunLimits limits) {
+        return Json.createObjectBuilder().add("type", "start").add("runId", runId).add("code", code)
+                .add("input", input == null ? JsonValue.NULL : input).add("limits", limits.startFrameLimits()).build().toString();
+    }
+
+    public static String bridgeOk(long id, JsonValue value) {
+        return Json.createObjectBuilder().add("type", "bridge_result").add("id", id).add("ok", true)
+                .add("value", value == null ? JsonValue.NULL : value).build().toString();
+    }
+
+    public static String bridgeError(long id, String code, String message) {
+        return Json.createObjectBuilder().add("type", "bridge_result").add("id", id).add("ok", false)
+                .add("error", Json.createObjectBuilder().add("code", code).add("message", message)).build().toString();
+    }
+
+    public static String cancel() {
+        return "{\"type\":\"cancel\"}";
+    }
+
+    private static long number(JsonObject o, String key) {
+        return o.get(key) instanceof JsonNumber n ? n.longValue() : 0;
+    }
+}

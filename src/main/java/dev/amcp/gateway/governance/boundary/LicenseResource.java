@@ -1,0 +1,50 @@
+package dev.amcp.gateway.governance.boundary;
+
+import dev.amcp.gateway.governance.control.LicenseService;
+import dev.amcp.gateway.governance.entity.LicenseTerms;
+import dev.amcp.gateway.workspace.boundary.Authenticated;
+import dev.amcp.gateway.workspace.boundary.CurrentCaller;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+/** The license in force ({@code GET}) and installing a signed license document ({@code PUT}, admins only). */
+@Path("/api/license")
+@RequestScoped
+@Authenticated
+@Produces(MediaType.APPLICATION_JSON)
+public class LicenseResource {
+
+    @Inject
+    CurrentCaller caller;
+
+    @Inject
+    LicenseService licenses;
+
+    @GET
+    public String current() {
+        return json(licenses.current()).toString();
+    }
+
+    @PUT
+    @Consumes({MediaType.APPLICATION_JSON, MediaType.TEXT_PLAIN})
+    public String install(String document) {
+        return json(licenses.install(caller.get(), document)).toString();
+    }
+
+    static JsonObject json(LicenseTerms terms) {
+        var b = Json.createObjectBuilder().add("edition", terms.edition().wire()).add("licensee", terms.licensee())
+                .add("features", terms.features());
+        if (terms.expiresAt() != null) {
+            b.add("expiresAt", terms.expiresAt().toString());
+        }
+        return b.build();
+    }
+}

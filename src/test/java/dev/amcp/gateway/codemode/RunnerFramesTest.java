@@ -1,0 +1,52 @@
+package dev.amcp.gateway.codemode;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.amcp.gateway.codemode.entity.RunLimits;
+import dev.amcp.gateway.codemode.entity.RunnerFrames;
+import dev.amcp.gateway.platform.control.JsonSupport;
+import jakarta.json.JsonValue;
+import org.junit.jupiter.api.Test;
+
+/** The v1 wire format, both directions, and the rejection of everything the runner must not send. */
+class RunnerFramesTest {
+
+    @Test
+    void parsesTheThreeRunnerFrames() {
+        var bridge = assertInstanceOf(RunnerFrames.Bridge.class,
+                RunnerFrames.parse("{\"type\":\"bridge\",\"id\":3,\"op\":\"run\",\"args\":{\"name\":\"a\",\"args\":{}}}"));
+        assertEquals(3, bridge.id());
+        assertEquals("a", bridge.args().getString("name"));
+        var console = assertInstanceOf(RunnerFrames.Console.class, RunnerFrames.parse("{\"type\":\"console\",\"level\":\"warn\",\"text\":\"hi\"}"));
+        assertEquals("warn", console.level());
+        var done = assertInstanceOf(RunnerFrames.Done.class, RunnerFrames.parse(
+                "{\"type\":\"done\",\"status\":\"ok\",\"value\":[1,2],\"stats\":{\"wallMs\":4,\"bridgeCalls\":1,\"outputBytes\":5}}"));
+        assertEquals("ok", done.status());
+        assertEquals(4, done.wallMs());
+        assertEquals(JsonValue.ValueType.ARRAY, done.value().getValueType());
+    }
+
+    @Test
+    void rejectsWhatTheProtocolDoesNotAllow() {
+        for (String bad : new String[]{"not json", "[1]", "{\"type\":\"start\"}", "{\"type\":\"bridge\",\"id\":1,\"op\":\"exec\"}",
+                "{\"type\":\"bridge\",\"id\":1.5,\"op\":\"run\"}", "{\"type\":\"bridge\",\"id\":-1,\"op\":\"run\"}",
+                "{\"type\":\"bridge\",\"id\":1,\"op\":\"run\",\"args\":[1]}", "{\"type\":\"done\",\"status\":\"great\"}"}) {
+            assertThrows(RunnerFrames.ProtocolViolation.class, () -> RunnerFrames.parse(bad), bad);
+        }
+    }
+
+    @Test
+    void writesGatewayFrames() {
+        var limits = new RunLimits(5000, 64, 10, 4, 65536, 1024, 1024);
+        var start = JsonSupport.parseObject(RunnerFrames.start("r1", "return 1", JsonValue.NULL, limits));
+        assertEquals("start", start.getString("type"));
+        assertEquals(5000, start.getJsonObject("limits").getInt("timeoutMs"));
+        assertEquals(1024, start.getJsonObject("limits").getInt("maxOutputBytes"));
+        var error = JsonSupport.parseObject(RunnerFrames.bridgeError(7, "not_available", "nope"));
+        assertEquals(false, error.getBoolean("ok"));
+        assertEquals("not_available", error.getJsonObject("error").getString("code"));
+        assertEquals("cancel", JsonSupport.parseObject(RunnerFrames.cancel()).getString("type"));
+    }
+}
