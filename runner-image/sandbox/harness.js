@@ -52,7 +52,7 @@ const stdin = Deno.stdin;
 const stdout = Deno.stdout;
 const StdinRead = Object.getPrototypeOf(stdin).read;
 const StdinReadSync = Object.getPrototypeOf(stdin).readSync;
-const QueueMicrotask = globalThis.queueMicrotask;
+const SetImmediate = globalThis.setImmediate;
 const StdoutWriteSync = Object.getPrototypeOf(stdout).writeSync;
 const inspect = Deno.inspect;
 const denoInternal = Deno[Deno.internal];
@@ -123,19 +123,22 @@ function onBytes(n) {
   pendingBytes = copy;
 }
 
-function expectingInput() {
-  return !started || call0(MapSize, pendingBridge) > 0 || call0(TypedArrayLength, pendingBytes) > 0;
-}
+// Reads are scheduled with setImmediate, a macrotask: by then every promise job of the user's code has
+// run, so a blocking read never holds back a result or a bridge call that is already due.
 function requestRead() {
   if (readQueued || asyncReadInFlight || stdinClosed) return;
   readQueued = true;
-  QueueMicrotask(doRead);
+  SetImmediate(doRead);
 }
 function doRead() {
   readQueued = false;
-  if (asyncReadInFlight || stdinClosed || !expectingInput()) return;
-  // Before the start frame there is no user code, so blocking is always right.
-  if (started && eventLoopHasMoreWork()) {
+  if (asyncReadInFlight || stdinClosed) return;
+  const waiting = call0(MapSize, pendingBridge) > 0;
+  // Block in readSync only when the isolate has nothing else to do: before the start frame, or while
+  // the code waits on a bridge call with no timer or immediate of its own pending. Otherwise keep one
+  // async read in flight; it also keeps the event loop alive, so a never-settling promise ends in a
+  // timeout rather than an early exit.
+  if (started && (!waiting || eventLoopHasMoreWork())) {
     asyncReadInFlight = true;
     call2(
       PromiseThen,
@@ -204,7 +207,12 @@ try {
 try {
   const view = nullObj();
   const coreView = nullObj();
-  coreView.ops = core.ops;
+  // Same op names as the real table (the inventory check reads them), none of them callable.
+  const opsView = nullObj();
+  const realOps = core.ops;
+  const names = ObjectKeys(realOps);
+  for (let i = 0; i < names.length; i++) opsView[names[i]] = blocked(`Deno[Deno.internal].core.ops.${names[i]}`);
+  coreView.ops = ObjectFreeze(opsView);
   view.core = ObjectFreeze(coreView);
   ObjectDefineProperty(Deno, Deno.internal, { value: ObjectFreeze(view), writable: false, configurable: false, enumerable: false });
 } catch { /* ignore */ }
@@ -346,6 +354,20 @@ try {
   ObjectDefineProperty(globalThis, "console", { value: sandboxConsole, writable: false, configurable: false });
 } catch { /* ignore */ }
 
+// Stack frames of the harness say nothing useful to the caller; keep the error line and user frames.
+const StringSplit = String.prototype.split;
+const ArrayJoin = Array.prototype.join;
+const ArrayPush = Array.prototype.push;
+function trimStack(stack) {
+  const lines = call1(StringSplit, stack, "\n");
+  const out = [];
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i];
+    if (call1(StringIndexOf, l, "harness.js") !== -1) continue;
+    call1(ArrayPush, out, l);
+  }
+  return call1(ArrayJoin, out, "\n");
+}
 function describeError(e) {
   const out = nullObj();
   try {
@@ -353,7 +375,7 @@ function describeError(e) {
       out.name = safeString(e.name ?? "Error");
       out.message = safeString(e.message ?? "");
       const stack = e.stack;
-      if (stack !== undefined) out.stack = call2(StringSlice, safeString(stack), 0, 16384);
+      if (stack !== undefined) out.stack = trimStack(call2(StringSlice, safeString(stack), 0, 16384));
     } else {
       out.name = "Error";
       out.message = safeString(e);
@@ -462,7 +484,7 @@ onFrame = (msg) => {
   if (msg.type === "start") {
     if (started) return;
     started = true;
-    runCode(msg).catch((e) => sendResult(false, { error: describeError(e) }));
+    call2(PromiseThen, runCode(msg), undefined, (e) => sendResult(false, { error: describeError(e) }));
   } else if (msg.type === "bridge_result") {
     onBridgeResult(msg);
   }
@@ -489,7 +511,7 @@ try {
 } catch { /* best effort */ }
 
 // The ready frame goes out from a macrotask so the warm-up's promise jobs have all run first.
-setTimeout(() => {
+SetImmediate(() => {
   send({ type: "ready" });
   requestRead();
-}, 0);
+});

@@ -319,6 +319,7 @@ export class Pool {
   private queue: Waiter[] = [];
   private refillScheduled = false;
   private spawnFailures = 0;
+  private shuttingDown = false;
   active = 0;
   runsStarted = 0;
   readonly all = new Set<Sandbox>();
@@ -445,7 +446,7 @@ export class Pool {
     };
     sb.exited.then((s) => {
       this.all.delete(sb);
-      if (this.starting.delete(sb)) {
+      if (this.starting.delete(sb) && !this.shuttingDown) {
         log(`sandbox ${sb.pid} exited before ready (${s.signal ?? s.code}): ${sb.stderrTail.slice(-500)}`);
         this.retryLater();
       }
@@ -464,6 +465,7 @@ export class Pool {
   }
 
   shutdown() {
+    this.shuttingDown = true;
     for (const sb of this.all) sb.kill();
   }
 }
