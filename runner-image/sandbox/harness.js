@@ -192,14 +192,32 @@ try {
   ObjectDefineProperty(URL, "createObjectURL", { value: blocked("URL.createObjectURL"), writable: false, configurable: false });
 } catch { /* ignore */ }
 // node: builtins (node:vm compiles strings, node:module has require, ...) are not part of code mode.
+// `process` is a lazy global whose first access loads Deno's Node compatibility layer (~45 ms of CPU),
+// so it is wrapped rather than touched: the first access, if any, patches it before handing it out.
+function lockProcess(proc) {
+  for (const k of ["getBuiltinModule", "binding", "_linkedBinding", "dlopen", "reallyExit", "kill", "abort"]) {
+    try {
+      ObjectDefineProperty(proc, k, { value: blocked(`process.${k}`), writable: false, configurable: false });
+    } catch { /* ignore */ }
+  }
+  return proc;
+}
 try {
-  const proc = globalThis.process;
-  if (proc) {
-    for (const k of ["getBuiltinModule", "binding", "_linkedBinding", "dlopen", "reallyExit", "kill", "abort"]) {
-      try {
-        ObjectDefineProperty(proc, k, { value: blocked(`process.${k}`), writable: false, configurable: false });
-      } catch { /* ignore */ }
-    }
+  const desc = ObjectGetOwnPropertyDescriptor(globalThis, "process");
+  if (desc && desc.get) {
+    const origGet = desc.get;
+    let locked = null;
+    ObjectDefineProperty(globalThis, "process", {
+      get() {
+        if (locked === null) locked = lockProcess(call0(origGet, globalThis));
+        return locked;
+      },
+      set: undefined,
+      enumerable: false,
+      configurable: false,
+    });
+  } else if (desc && desc.value) {
+    lockProcess(desc.value);
   }
 } catch { /* ignore */ }
 // Deno[Deno.internal].core has evalContext, which compiles strings past the V8 code-generation ban. Keep
