@@ -80,7 +80,10 @@ function buildLaunch(cfg: Config, denoPath: string, sandboxDir: string, isolatio
       importMapPath,
     };
   }
-  return { command: env, args: ["-i", ...deno], isolation, harnessPath, importMapPath };
+  // Not root: no uid change is possible, but no-new-privs needs no privilege, so it is still set.
+  const setpriv = which("setpriv");
+  const prefix = setpriv ? [setpriv, "--no-new-privs", "--"] : [];
+  return { command: env, args: ["-i", ...prefix, ...deno], isolation, harnessPath, importMapPath };
 }
 
 async function probe(launch: SandboxLaunch): Promise<boolean> {
