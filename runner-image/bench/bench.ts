@@ -1,0 +1,182 @@
+// Code-runner benchmark: start->done latency of `return 1` through the WebSocket with the warm pool and
+// with a cold child per run (pool size 0, measured the same way through the runner), sustained runs per
+// second with concurrent clients, RSS per warm sandbox, and a run making 100 sequential bridge calls.
+//
+//   runner-image/bench/run.sh            (installs Deno/ws on first use, then runs this file)
+// Env: BENCH_RUNS (500), BENCH_COLD_RUNS (500), BENCH_SUSTAIN_S (60), BENCH_CLIENTS (8), BENCH_BRIDGE_RUNS (100)
+import WebSocket from "ws";
+import { startSupervisor } from "../test/client.ts";
+
+const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? 500);
+const COLD_RUNS = Number(Deno.env.get("BENCH_COLD_RUNS") ?? 500);
+const SUSTAIN_S = Number(Deno.env.get("BENCH_SUSTAIN_S") ?? 60);
+const CLIENTS = Number(Deno.env.get("BENCH_CLIENTS") ?? 8);
+const BRIDGE_RUNS = Number(Deno.env.get("BENCH_BRIDGE_RUNS") ?? 100);
+const TOKEN = "bench-" + crypto.randomUUID();
+
+interface Timed {
+  connectMs: number; // TCP connect + upgrade
+  runMs: number; // start sent -> done received
+  status: string;
+}
+
+/** One run on its own WebSocket; `runMs` is the start->done latency the issue asks for. */
+function timedRun(url: string, code: string, limits: Record<string, number> = {}, answer = false): Promise<Timed> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    let tStart = 0;
+    let status = "none";
+    let runMs = 0;
+    const ws = new WebSocket(url, { headers: { Authorization: `Bearer ${TOKEN}` }, perMessageDeflate: false });
+    ws.on("open", () => {
+      // deno-lint-ignore no-explicit-any
+      (ws as any)._socket?.setNoDelay?.(true);
+      tStart = performance.now();
+      ws.send(JSON.stringify({ type: "start", runId: "bench", code, input: null, limits: { timeoutMs: 10000, ...limits } }));
+    });
+    ws.on("message", (data: Buffer) => {
+      const s = data.toString();
+      if (answer && s.startsWith('{"type":"bridge"')) {
+        const id = JSON.parse(s).id;
+        ws.send(`{"type":"bridge_result","id":${id},"ok":true,"value":1}`);
+        return;
+      }
+      const m = JSON.parse(s);
+      if (m.type === "done") {
+        runMs = performance.now() - tStart;
+        status = m.status;
+      }
+    });
+    ws.on("close", () => resolve({ connectMs: tStart - t0, runMs, status }));
+    ws.on("error", reject);
+  });
+}
+
+function pct(xs: number[], p: number) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+}
+const r2 = (x: number) => Math.round(x * 100) / 100;
+function summary(xs: number[]) {
+  return { n: xs.length, p50: r2(pct(xs, 50)), p90: r2(pct(xs, 90)), p99: r2(pct(xs, 99)), max: r2(Math.max(...xs)) };
+}
+async function health(base: string) {
+  return await (await fetch(`${base}/healthz`)).json();
+}
+async function waitWarm(base: string, n: number, maxMs = 3000) {
+  const t0 = performance.now();
+  while (performance.now() - t0 < maxMs) {
+    if ((await health(base)).warm >= n) return;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+function load() {
+  return Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
+}
+
+async function sequential(sup: { url: string; base: string }, n: number, warmN: number) {
+  const run: number[] = [];
+  const conn: number[] = [];
+  let errors = 0;
+  for (let i = 0; i < n; i++) {
+    // Measure a warm pool: let the replacement of the previous run finish starting first.
+    if (warmN > 0) await waitWarm(sup.base, warmN);
+    const t = await timedRun(sup.url, "return 1");
+    if (t.status !== "ok") errors++;
+    run.push(t.runMs);
+    conn.push(t.connectMs);
+  }
+  return { run: summary(run), connect: summary(conn), errors };
+}
+
+const out: Record<string, unknown> = { date: new Date().toISOString(), deno: Deno.version.deno, cores: navigator.hardwareConcurrency, loadBefore: load() };
+
+// --- warm pool ---------------------------------------------------------------------------------------
+const warm = await startSupervisor({ CODE_RUNNER_TOKEN: TOKEN }, { quiet: true });
+const hw = await health(warm.base);
+const pool = hw.poolSize;
+await waitWarm(warm.base, pool, 20000);
+console.error(`warm supervisor: pool ${pool}, isolation ${hw.isolation}`);
+for (let i = 0; i < 20; i++) {
+  await waitWarm(warm.base, pool);
+  await timedRun(warm.url, "return 1"); // JIT warm-up of supervisor and client
+}
+
+// RSS per warm sandbox (idle, waiting for its run).
+await waitWarm(warm.base, pool, 5000);
+await new Promise((r) => setTimeout(r, 500));
+const rss: number[] = [];
+for (const e of Deno.readDirSync("/proc")) {
+  if (!/^\d+$/.test(e.name)) continue;
+  try {
+    const st = Deno.readTextFileSync(`/proc/${e.name}/stat`);
+    if (Number(st.slice(st.lastIndexOf(")") + 2).split(" ")[1]) !== warm.proc.pid) continue;
+    const status = Deno.readTextFileSync(`/proc/${e.name}/status`);
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
+    rss.push(kb / 1024);
+  } catch { /* gone */ }
+}
+out.rssPerWarmSandboxMiB = { n: rss.length, mean: r2(rss.reduce((a, b) => a + b, 0) / rss.length), max: r2(Math.max(...rss)) };
+console.error("rss", out.rssPerWarmSandboxMiB);
+
+console.error(`warm: ${RUNS} sequential runs of return 1 ...`);
+out.warm = await sequential(warm, RUNS, pool);
+console.error("warm", out.warm);
+
+// --- 100 sequential bridge calls ----------------------------------------------------------------------
+console.error(`bridge: ${BRIDGE_RUNS} runs of 100 sequential bridge calls ...`);
+const bridge: number[] = [];
+let bridgeErrors = 0;
+for (let i = 0; i < BRIDGE_RUNS; i++) {
+  await waitWarm(warm.base, pool);
+  const t = await timedRun(warm.url, "for (let i = 0; i < 100; i++) await amcp.run('t', { i }); return 1", { maxBridgeCalls: 100 }, true);
+  if (t.status !== "ok") bridgeErrors++;
+  bridge.push(t.runMs);
+}
+out.bridge100 = { run: summary(bridge), errors: bridgeErrors };
+console.error("bridge100", out.bridge100);
+
+// --- sustained throughput -------------------------------------------------------------------------------
+console.error(`sustained: ${CLIENTS} clients for ${SUSTAIN_S} s ...`);
+{
+  let ok = 0;
+  let errors = 0;
+  const lat: number[] = [];
+  const statuses: Record<string, number> = {};
+  const end = performance.now() + SUSTAIN_S * 1000;
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: CLIENTS }, async () => {
+    while (performance.now() < end) {
+      try {
+        const t = await timedRun(warm.url, "return 1");
+        statuses[t.status] = (statuses[t.status] ?? 0) + 1;
+        if (t.status === "ok") {
+          ok++;
+          lat.push(t.runMs + t.connectMs);
+        } else errors++;
+      } catch {
+        errors++;
+      }
+    }
+  }));
+  const secs = (performance.now() - t0) / 1000;
+  out.sustained = { clients: CLIENTS, seconds: r2(secs), ok, errors, runsPerSecond: r2(ok / secs), connectPlusRunMs: summary(lat), statuses };
+  console.error("sustained", out.sustained);
+}
+await warm.stop();
+
+// --- cold: a child started for each run, through the same runner ----------------------------------------
+const cold = await startSupervisor({ CODE_RUNNER_TOKEN: TOKEN, CODE_RUNNER_POOL_SIZE: "0" }, { quiet: true });
+for (let i = 0; i < 5; i++) await timedRun(cold.url, "return 1");
+console.error(`cold: ${COLD_RUNS} sequential runs of return 1 (pool size 0) ...`);
+out.cold = await sequential(cold, COLD_RUNS, 0);
+console.error("cold", out.cold);
+await cold.stop();
+
+// deno-lint-ignore no-explicit-any
+const o = out as any;
+out.coldOverWarmP50 = r2(o.cold.run.p50 / o.warm.run.p50);
+out.loadAfter = load();
+console.log(JSON.stringify(out, null, 2));
+await Deno.mkdir(new URL("./out", import.meta.url), { recursive: true });
+await Deno.writeTextFile(new URL("./out/results.json", import.meta.url), JSON.stringify(out, null, 2));

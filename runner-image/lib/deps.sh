@@ -1,0 +1,44 @@
+# Shared by run-local.sh and test.sh: installs the pinned Deno (from the npm registry) and the pinned
+# `ws` package on first use. Sourced, not executed.
+RUNNER_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+DENO_VERSION="2.9.6"
+DENO_HOME="$RUNNER_DIR/.deno"
+DENO_BIN="$DENO_HOME/node_modules/@deno/linux-x64-glibc/deno"
+WS_VERSION="8.23.0"
+
+runner_log() { echo "[code-runner] $*" >&2; }
+
+ensure_runner_deps() {
+  if ! command -v npm >/dev/null 2>&1; then
+    runner_log "npm is required to install Deno $DENO_VERSION and ws $WS_VERSION on first use"
+    return 1
+  fi
+  case "$(uname -m)" in
+    x86_64) ;;
+    *) runner_log "only linux x86_64 is supported by the pinned Deno package (@deno/linux-x64-glibc)"; return 1 ;;
+  esac
+  if [ ! -x "$DENO_BIN" ] || ! cmp -s "$RUNNER_DIR/deno-npm/package-lock.json" "$DENO_HOME/package-lock.json"; then
+    runner_log "first use: installing Deno $DENO_VERSION from the npm registry (@deno/linux-x64-glibc@$DENO_VERSION) into runner-image/.deno/ ..."
+    mkdir -p "$DENO_HOME"
+    cp "$RUNNER_DIR/deno-npm/package.json" "$RUNNER_DIR/deno-npm/package-lock.json" "$DENO_HOME/"
+    (cd "$DENO_HOME" && npm ci --no-audit --no-fund --loglevel=error) || { runner_log "Deno install failed"; return 1; }
+    runner_log "installed: $("$DENO_BIN" --version | head -1)"
+  fi
+  local have
+  have="$("$DENO_BIN" --version | head -1 | awk '{print $2}')"
+  if [ "$have" != "$DENO_VERSION" ]; then
+    runner_log "expected Deno $DENO_VERSION in $DENO_HOME, found $have"
+    return 1
+  fi
+  if ! grep -q "\"version\": \"$WS_VERSION\"" "$RUNNER_DIR/node_modules/ws/package.json" 2>/dev/null; then
+    runner_log "first use: installing ws $WS_VERSION (npm ci in runner-image/) ..."
+    (cd "$RUNNER_DIR" && npm ci --no-audit --no-fund --loglevel=error) || { runner_log "ws install failed"; return 1; }
+  fi
+}
+
+# The supervisor runs with --allow-all. It is the trusted side: it already needs --allow-run (which Deno
+# itself documents as equivalent to full access), and Deno only lets --allow-all read /proc/<pid>/statm,
+# which the memory watchdog reads for every busy sandbox. The walls are around the children.
+supervisor_cmd() {
+  echo "$DENO_BIN" run --no-prompt --no-lock --allow-all "$RUNNER_DIR/src/main.ts"
+}

@@ -1,0 +1,474 @@
+// AMCP code-runner supervisor: HTTP + WebSocket (protocol v1) in front of a warm pool of single-use
+// Deno sandboxes. Served with node:http and the pinned `ws` package, not Deno.serve: Liberty's
+// WebSocket client sends `Content-Length: 0` on the upgrade, which Deno.serve rejects with 400.
+
+import http from "node:http";
+import type { Duplex } from "node:stream";
+import { createHash, timingSafeEqual } from "node:crypto";
+import { type WebSocket, WebSocketServer } from "ws";
+import { type Config, type Limits, loadConfig } from "./config.ts";
+import { BusyError, type ChildFrame, Pool, prepareLaunch, type Sandbox } from "./sandbox.ts";
+import { log } from "./log.ts";
+
+const TRACE = Deno.env.get("CODE_RUNNER_TRACE") === "1";
+const BRIDGE_OPS = new Set(["search", "describe", "run"]);
+const CONSOLE_LEVELS = new Set(["log", "info", "warn", "error", "debug"]);
+const MAX_PENDING_BRIDGE = 64;
+const MAX_ERROR_FIELD = 16 * 1024;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+type Status = "ok" | "error" | "timeout" | "memory" | "cancelled" | "protocol_error";
+interface ErrorInfo {
+  name: string;
+  message: string;
+  stack?: string;
+  code?: string;
+}
+interface Finish {
+  valueJson?: string;
+  error?: ErrorInfo;
+  truncatedResult?: boolean;
+}
+
+let cfg: Config;
+try {
+  cfg = loadConfig();
+} catch (e) {
+  log(`refusing to start: ${(e as Error).message}`);
+  Deno.exit(2);
+}
+const launch = await prepareLaunch(cfg);
+const pool = new Pool(cfg, launch);
+if (launch.isolation === "same-uid") {
+  log("WARNING: not running as root, so sandboxes run under the supervisor's own uid (isolation: same-uid). " +
+    "Deno's permission flags still apply, but there is no uid boundary. Run as root (the container does) for uid-drop.");
+}
+if (!cfg.token) log("WARNING: CODE_RUNNER_INSECURE_DEV=1 and no CODE_RUNNER_TOKEN: any client may run code. Development only.");
+
+const sha256 = (s: string) => createHash("sha256").update(s, "utf8").digest();
+const tokenDigest = cfg.token ? sha256(cfg.token) : null;
+
+/** Constant-time bearer token check: both sides are hashed to 32 bytes first, so length leaks nothing. */
+function authorized(req: http.IncomingMessage): boolean {
+  if (!tokenDigest) return true;
+  const h = req.headers["authorization"];
+  const m = typeof h === "string" ? /^\s*Bearer\s+(\S+)\s*$/i.exec(h) : null;
+  const presented = sha256(m ? m[1] : "");
+  return timingSafeEqual(presented, tokenDigest) && m !== null;
+}
+
+function clip(s: unknown, max = MAX_ERROR_FIELD): string {
+  let str: string;
+  try {
+    str = typeof s === "string" ? s : String(s ?? "");
+  } catch {
+    str = "";
+  }
+  return str.length > max ? str.slice(0, max) : str;
+}
+
+function effectiveLimits(requested: unknown): Limits | string {
+  const out = { ...cfg.defaultLimits };
+  if (requested === undefined || requested === null) return out;
+  if (typeof requested !== "object" || Array.isArray(requested)) return "limits must be an object";
+  const r = requested as Record<string, unknown>;
+  for (const k of ["timeoutMs", "memoryMb", "maxBridgeCalls", "maxOutputBytes"] as const) {
+    const v = r[k];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== "number" || !Number.isFinite(v) || v < 0) return `limits.${k} must be a non-negative number`;
+    out[k] = Math.floor(v);
+  }
+  for (const k of ["timeoutMs", "memoryMb", "maxBridgeCalls", "maxOutputBytes"] as const) {
+    out[k] = Math.min(out[k], cfg.maxLimits[k]); // the lower of the two wins
+  }
+  out.timeoutMs = Math.max(out.timeoutMs, 1);
+  out.memoryMb = Math.max(out.memoryMb, 16);
+  return out;
+}
+
+class RunSession {
+  private state: "await_start" | "queued" | "running" | "done" = "await_start";
+  private runId: string | number | null = null;
+  private t0 = 0;
+  private limits: Limits = cfg.defaultLimits;
+  private sb: Sandbox | null = null;
+  private cancelWait: (() => void) | null = null;
+  private timers: number[] = [];
+  private watchdog: number | null = null;
+  private bridgeCalls = 0;
+  private lastChildBridgeId = 0;
+  private pendingBridge = new Set<number>();
+  private outputBytes = 0;
+  private consoleBytes = 0;
+  private consoleTruncated = false;
+  // deno-lint-ignore no-explicit-any
+  private start: any = null;
+  private trace: string[] = [];
+  private tFwd = 0;
+  private tBridge = 0;
+  private childWait = 0;
+  private gwWait = 0;
+  private mark(what: string) {
+    if (TRACE) this.trace.push(`${what}+${(performance.now() - this.t0).toFixed(2)}`);
+  }
+
+  constructor(private ws: WebSocket) {
+    ws.on("message", (data: Buffer, isBinary: boolean) => this.onMessage(data, isBinary));
+    ws.on("close", () => this.onClose());
+    ws.on("error", () => this.onClose());
+    this.timers.push(setTimeout(() => {
+      if (this.state === "await_start") this.protocolError("no start frame within " + cfg.startTimeoutMs + " ms");
+    }, cfg.startTimeoutMs));
+  }
+
+  private protocolError(message: string) {
+    this.finish("protocol_error", { error: { name: "ProtocolError", message } });
+  }
+
+  private onMessage(data: Buffer, isBinary: boolean) {
+    if (this.state === "done") return;
+    if (data.length > cfg.maxFrameBytes) {
+      return this.protocolError(`frame of ${data.length} bytes exceeds the maximum of ${cfg.maxFrameBytes}`);
+    }
+    if (isBinary) return this.protocolError("binary frames are not part of protocol v1");
+    // deno-lint-ignore no-explicit-any
+    let msg: any;
+    try {
+      msg = JSON.parse(decoder.decode(data));
+    } catch {
+      return this.protocolError("malformed JSON");
+    }
+    if (msg === null || typeof msg !== "object" || Array.isArray(msg)) return this.protocolError("a frame must be a JSON object");
+    switch (msg.type) {
+      case "start":
+        if (this.state !== "await_start") return this.protocolError("second start frame on the same socket");
+        return this.onStart(msg);
+      case "bridge_result":
+        return this.onBridgeResult(msg);
+      case "cancel":
+        return this.finish("cancelled", {});
+      default:
+        return this.protocolError(`unknown frame type ${JSON.stringify(String(msg.type)).slice(0, 80)}`);
+    }
+  }
+
+  // deno-lint-ignore no-explicit-any
+  private onStart(msg: any) {
+    this.t0 = performance.now();
+    if (typeof msg.runId === "string" || typeof msg.runId === "number") this.runId = msg.runId;
+    else if (msg.runId !== undefined) return this.protocolError("runId must be a string or a number");
+    if (typeof msg.code !== "string") return this.protocolError("code must be a string");
+    if (encoder.encode(msg.code).length > cfg.maxCodeBytes) {
+      return this.protocolError(`code exceeds the maximum of ${cfg.maxCodeBytes} bytes`);
+    }
+    const limits = effectiveLimits(msg.limits);
+    if (typeof limits === "string") return this.protocolError(limits);
+    this.limits = limits;
+    this.start = {
+      type: "start",
+      code: msg.code,
+      input: msg.input === undefined ? null : msg.input,
+      limits: { maxOutputBytes: limits.maxOutputBytes, maxBridgeCalls: limits.maxBridgeCalls },
+    };
+    // The wall clock starts at the start frame: time spent queued counts.
+    this.timers.push(setTimeout(() => {
+      this.finish("timeout", {
+        error: { name: "TimeoutError", message: `run exceeded timeoutMs (${limits.timeoutMs} ms)` },
+      });
+    }, limits.timeoutMs));
+    let got;
+    try {
+      got = pool.acquire();
+    } catch (e) {
+      if (e instanceof BusyError) {
+        this.state = "queued"; // so finish() does not expect a sandbox
+        return this.finish("error", { error: { name: "BusyError", code: "busy", message: e.message } });
+      }
+      throw e;
+    }
+    if ("sandbox" in got) return this.begin(got.sandbox);
+    this.state = "queued";
+    this.cancelWait = got.cancel;
+    got.wait.then((sb) => {
+      this.cancelWait = null;
+      if (this.state !== "queued") return pool.release(sb);
+      this.begin(sb);
+    });
+  }
+
+  private begin(sb: Sandbox) {
+    this.state = "running";
+    this.sb = sb;
+    sb.onFrame = (f) => this.onChildFrame(f);
+    sb.onBadFrame = (why) => this.childProtocolError(why);
+    sb.onExit = () => this.onChildExit();
+    if (sb.state === "dead") return this.onChildExit();
+    this.mark("child");
+    sb.send(this.start);
+    this.mark("sent");
+    this.start = null;
+    const rssLimit = this.limits.memoryMb + cfg.rssOverheadMb;
+    this.watchdog = setInterval(() => {
+      const rss = sb.rssMb();
+      if (rss !== null && rss > rssLimit) {
+        this.finish("memory", {
+          error: { name: "MemoryLimitError", message: `sandbox exceeded memoryMb (${this.limits.memoryMb} MiB): RSS ${Math.round(rss)} MiB` },
+        });
+      }
+    }, 20);
+  }
+
+  private childProtocolError(why: string) {
+    this.finish("error", { error: { name: "SandboxProtocolError", message: `the sandbox sent an invalid frame: ${why}` } });
+  }
+
+  private onChildFrame({ msg, bytes }: ChildFrame) {
+    if (this.state !== "running" || !this.sb) return;
+    if (msg === null || typeof msg !== "object" || Array.isArray(msg)) return this.childProtocolError("not an object");
+    switch (msg.type) {
+      case "bridge":
+        return this.onChildBridge(msg, bytes);
+      case "console":
+        return this.onChildConsole(msg);
+      case "result":
+        return this.onChildResult(msg);
+      default:
+        return this.childProtocolError(`unexpected frame type ${JSON.stringify(String(msg.type)).slice(0, 80)}`);
+    }
+  }
+
+  // deno-lint-ignore no-explicit-any
+  private onChildBridge(msg: any, bytes: number) {
+    const sb = this.sb!;
+    const id = msg.id;
+    if (!Number.isSafeInteger(id) || id <= this.lastChildBridgeId) {
+      return this.childProtocolError("bridge id must be an integer greater than every earlier id");
+    }
+    if (!BRIDGE_OPS.has(msg.op)) return this.childProtocolError("bridge op must be search, describe or run");
+    const args = msg.args === undefined ? {} : msg.args;
+    if (args === null || typeof args !== "object" || Array.isArray(args)) return this.childProtocolError("bridge args must be an object");
+    this.lastChildBridgeId = id;
+    const refuse = (code: string, message: string) => sb.send({ type: "bridge_result", id, ok: false, error: { code, message } });
+    if (this.bridgeCalls >= this.limits.maxBridgeCalls) {
+      return refuse("LIMIT", `bridge call budget exhausted (maxBridgeCalls ${this.limits.maxBridgeCalls})`);
+    }
+    if (this.pendingBridge.size >= MAX_PENDING_BRIDGE) {
+      return refuse("LIMIT", `too many concurrent bridge calls (max ${MAX_PENDING_BRIDGE})`);
+    }
+    if (bytes > cfg.maxFrameBytes) return refuse("LIMIT", `bridge call of ${bytes} bytes exceeds ${cfg.maxFrameBytes}`);
+    this.bridgeCalls++;
+    this.pendingBridge.add(id);
+    if (TRACE) {
+      const now = performance.now();
+      if (this.tFwd) this.childWait += now - this.tFwd;
+      this.tBridge = now;
+    }
+    this.ws.send(JSON.stringify({ type: "bridge", id, op: msg.op, args }));
+  }
+
+  // deno-lint-ignore no-explicit-any
+  private onBridgeResult(msg: any) {
+    if (this.state !== "running" || !this.sb) return this.protocolError("bridge_result outside a running run");
+    const id = msg.id;
+    if (!this.pendingBridge.has(id)) return this.protocolError(`bridge_result for an id that is not pending: ${JSON.stringify(id)?.slice(0, 40)}`);
+    if (typeof msg.ok !== "boolean") return this.protocolError("bridge_result.ok must be a boolean");
+    this.pendingBridge.delete(id);
+    if (TRACE) {
+      this.tFwd = performance.now();
+      this.gwWait += this.tFwd - this.tBridge;
+    }
+    if (msg.ok) this.sb.send({ type: "bridge_result", id, ok: true, value: msg.value === undefined ? null : msg.value });
+    else {
+      const err = msg.error && typeof msg.error === "object" ? msg.error : {};
+      this.sb.send({ type: "bridge_result", id, ok: false, error: { code: clip(err.code ?? "ERROR", 200), message: clip(err.message ?? "bridge call failed") } });
+    }
+  }
+
+  // deno-lint-ignore no-explicit-any
+  private onChildConsole(msg: any) {
+    if (typeof msg.text !== "string") return this.childProtocolError("console text must be a string");
+    if (msg.truncated === true) this.consoleTruncated = true;
+    const remaining = this.limits.maxOutputBytes - this.consoleBytes;
+    if (remaining <= 0) {
+      this.consoleTruncated = true;
+      return;
+    }
+    const level = CONSOLE_LEVELS.has(msg.level) ? msg.level : "log";
+    let text: string = msg.text;
+    let bytes = encoder.encode(text);
+    let cut = false;
+    if (bytes.length > remaining) {
+      bytes = bytes.subarray(0, remaining);
+      text = decoder.decode(bytes).replace(/\uFFFD$/, "");
+      bytes = encoder.encode(text);
+      cut = true;
+      this.consoleTruncated = true;
+    }
+    this.consoleBytes += bytes.length;
+    this.outputBytes += bytes.length;
+    this.ws.send(JSON.stringify(cut || msg.truncated === true ? { type: "console", level, text, truncated: true } : { type: "console", level, text }));
+  }
+
+  // deno-lint-ignore no-explicit-any
+  private onChildResult(msg: any) {
+    this.mark("result");
+    if (msg.ok === true) {
+      const json = msg.value === undefined ? undefined : JSON.stringify(msg.value);
+      const size = json === undefined ? 0 : encoder.encode(json).length;
+      if (size > this.limits.maxOutputBytes) {
+        return this.finish("error", {
+          error: { name: "OutputLimitError", message: `result exceeds maxOutputBytes (${this.limits.maxOutputBytes} bytes)` },
+          truncatedResult: true,
+        });
+      }
+      this.outputBytes += size;
+      return this.finish("ok", { valueJson: json });
+    }
+    if (msg.ok === false) {
+      const e = msg.error && typeof msg.error === "object" ? msg.error : {};
+      const error: ErrorInfo = { name: clip(e.name ?? "Error", 200), message: clip(e.message) };
+      if (e.stack !== undefined) error.stack = clip(e.stack);
+      return this.finish("error", { error, truncatedResult: msg.truncated === true });
+    }
+    this.childProtocolError("result.ok must be a boolean");
+  }
+
+  private onChildExit() {
+    if (this.state !== "running" || !this.sb) return;
+    const sb = this.sb;
+    const s = sb.exitStatus;
+    if (sb.looksOutOfMemory()) {
+      return this.finish("memory", { error: { name: "MemoryLimitError", message: "sandbox ran out of memory (V8 heap limit)" } });
+    }
+    const how = s?.signal ? `signal ${s.signal}` : `code ${s?.code}`;
+    this.finish("error", { error: { name: "SandboxExit", message: `sandbox exited (${how}) before returning a result` } });
+  }
+
+  private finish(status: Status, f: Finish) {
+    if (this.state === "done") return;
+    const hadSandbox = this.state === "running" ? this.sb : null;
+    this.state = "done";
+    for (const t of this.timers) clearTimeout(t);
+    if (this.watchdog !== null) clearInterval(this.watchdog);
+    this.cancelWait?.();
+    this.cancelWait = null;
+    const stats = {
+      wallMs: this.t0 ? Math.round((performance.now() - this.t0) * 100) / 100 : 0,
+      bridgeCalls: this.bridgeCalls,
+      outputBytes: this.outputBytes,
+    };
+    let frame = `{"type":"done","status":"${status}"`;
+    if (f.valueJson !== undefined) frame += `,"value":${f.valueJson}`;
+    if (f.error) frame += `,"error":${JSON.stringify(f.error)}`;
+    if (this.consoleTruncated || f.truncatedResult) {
+      frame += `,"truncated":${JSON.stringify({ console: this.consoleTruncated, result: !!f.truncatedResult })}`;
+    }
+    frame += `,"stats":${JSON.stringify(stats)}}`;
+    try {
+      this.ws.send(frame);
+      this.ws.close(1000, "done");
+    } catch { /* socket already gone */ }
+    // Kill the used child and free the slot only after `done` is on its way.
+    if (hadSandbox) pool.release(hadSandbox);
+    if (TRACE) {
+      log(`trace ${JSON.stringify(this.runId)} ${this.trace.join(" ")} done+${stats.wallMs} gatewayWait=${this.gwWait.toFixed(1)} childWait=${this.childWait.toFixed(1)}`);
+    }
+    if (status !== "ok") {
+      log(`run ${JSON.stringify(this.runId)} ${status}${f.error ? ` (${f.error.name}: ${f.error.message.slice(0, 200)})` : ""} in ${stats.wallMs} ms`);
+    }
+  }
+
+  private onClose() {
+    if (this.state === "done") return;
+    // The gateway went away mid-run: stop everything, there is nobody to send `done` to.
+    const hadSandbox = this.state === "running" ? this.sb : null;
+    this.state = "done";
+    for (const t of this.timers) clearTimeout(t);
+    if (this.watchdog !== null) clearInterval(this.watchdog);
+    this.cancelWait?.();
+    if (hadSandbox) pool.release(hadSandbox);
+  }
+}
+
+function healthz() {
+  const s = pool.stats;
+  return {
+    status: "ok",
+    protocol: "v1",
+    denoVersion: Deno.version.deno,
+    isolation: launch.isolation,
+    warm: s.warm,
+    busy: s.busy,
+    starting: s.starting,
+    queued: s.queued,
+    poolSize: cfg.poolSize,
+    maxConcurrent: cfg.maxConcurrent,
+    maxQueue: cfg.maxQueue,
+    runs: pool.runsStarted,
+    maxLimits: cfg.maxLimits,
+  };
+}
+
+const server = http.createServer((req, res) => {
+  const path = (req.url ?? "/").split("?")[0];
+  if (path === "/healthz" && (req.method === "GET" || req.method === "HEAD")) {
+    const body = JSON.stringify(healthz());
+    res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" });
+    res.end(req.method === "HEAD" ? undefined : body);
+    return;
+  }
+  if (path === "/v1/run") {
+    res.writeHead(426, { "content-type": "text/plain", upgrade: "websocket", connection: "Upgrade" });
+    res.end("WebSocket upgrade required\n");
+    return;
+  }
+  res.writeHead(404, { "content-type": "text/plain" });
+  res.end("not found\n");
+});
+
+const wss = new WebSocketServer({
+  noServer: true,
+  clientTracking: false,
+  perMessageDeflate: false,
+  // Frames above maxFrameBytes get a protocol_error `done`; this hard cap only guards the buffer.
+  maxPayload: cfg.maxFrameBytes * 4,
+});
+
+function refuse(socket: Duplex, status: string, extra = "") {
+  try {
+    socket.write(`HTTP/1.1 ${status}\r\n${extra}Connection: close\r\nContent-Length: 0\r\n\r\n`);
+  } catch { /* ignore */ }
+  socket.destroy();
+}
+
+server.on("upgrade", (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+  socket.on("error", () => {});
+  // The token is checked before anything else about the request.
+  if (!authorized(req)) return refuse(socket, "401 Unauthorized", "WWW-Authenticate: Bearer\r\n");
+  const path = (req.url ?? "/").split("?")[0];
+  if (path !== "/v1/run") return refuse(socket, "404 Not Found");
+  // deno-lint-ignore no-explicit-any
+  (socket as any).setNoDelay?.(true);
+  wss.handleUpgrade(req, socket, head, (ws: WebSocket) => new RunSession(ws));
+});
+
+server.on("clientError", (_err: Error, socket: Duplex) => refuse(socket, "400 Bad Request"));
+
+server.listen(cfg.port, cfg.host, () => {
+  const addr = server.address();
+  const port = typeof addr === "object" && addr ? addr.port : cfg.port;
+  log(`listening on ws://${cfg.host}:${port}/v1/run (deno ${Deno.version.deno}, isolation ${launch.isolation}, pool ${cfg.poolSize}, max concurrent ${cfg.maxConcurrent}, queue ${cfg.maxQueue})`);
+  // For test harnesses that start us on port 0.
+  if (Deno.env.get("CODE_RUNNER_PORT_FILE")) Deno.writeTextFileSync(Deno.env.get("CODE_RUNNER_PORT_FILE")!, String(port));
+  pool.start();
+});
+
+function shutdown(sig: string) {
+  log(`${sig}: shutting down`);
+  pool.shutdown();
+  server.close();
+  setTimeout(() => Deno.exit(0), 100);
+}
+Deno.addSignalListener("SIGTERM", () => shutdown("SIGTERM"));
+Deno.addSignalListener("SIGINT", () => shutdown("SIGINT"));

@@ -1,0 +1,474 @@
+// Sandbox children and the warm pool.
+//
+// A Sandbox is one `deno run sandbox/harness.js` process, started with an empty environment, every
+// permission denied and (as root) an unprivileged uid. It serves exactly one run and is then killed
+// (its whole process group). The Pool keeps `poolSize` of them started and waiting for their run.
+
+import type { Config } from "./config.ts";
+import { log } from "./log.ts";
+
+export type Isolation = "uid-drop" | "same-uid";
+
+const NL = 10;
+const encoder = new TextEncoder();
+
+export interface SandboxLaunch {
+  command: string;
+  args: string[];
+  isolation: Isolation;
+  harnessPath: string;
+  importMapPath: string;
+}
+
+function which(name: string): string | null {
+  for (const dir of ["/usr/bin", "/bin", "/usr/sbin", "/sbin", "/usr/local/bin"]) {
+    try {
+      const p = `${dir}/${name}`;
+      if (Deno.statSync(p).isFile) return p;
+    } catch { /* next */ }
+  }
+  return null;
+}
+
+/** Deno flags for a sandbox child. Exported so the containment suite can check them. */
+export function denoSandboxFlags(importMapPath: string, heapMb: number): string[] {
+  return [
+    "run",
+    "--deny-read",
+    "--deny-write",
+    "--deny-net",
+    "--deny-env",
+    "--deny-sys",
+    "--deny-run",
+    "--deny-ffi",
+    "--deny-import",
+    "--no-remote",
+    "--no-npm",
+    "--cached-only",
+    "--no-prompt",
+    "--no-config",
+    "--no-lock",
+    `--import-map=${importMapPath}`,
+    // eval/new Function are off; the harness compiles the user's code before that matters.
+    `--v8-flags=--max-old-space-size=${heapMb},--disallow-code-generation-from-strings`,
+  ];
+}
+
+function buildLaunch(cfg: Config, denoPath: string, sandboxDir: string, isolation: Isolation): SandboxLaunch {
+  const env = which("env") ?? "/usr/bin/env";
+  const harnessPath = `${sandboxDir}/harness.js`;
+  const importMapPath = `${sandboxDir}/import_map.json`;
+  const deno = [denoPath, ...denoSandboxFlags(importMapPath, cfg.maxLimits.memoryMb), harnessPath];
+  if (isolation === "uid-drop") {
+    const setpriv = which("setpriv");
+    if (!setpriv) throw new Error("running as root but setpriv (util-linux) is not installed");
+    return {
+      command: env,
+      args: [
+        "-i",
+        setpriv,
+        `--reuid=${cfg.sandboxUid}`,
+        `--regid=${cfg.sandboxGid}`,
+        "--clear-groups",
+        "--no-new-privs",
+        "--inh-caps=-all",
+        "--",
+        ...deno,
+      ],
+      isolation,
+      harnessPath,
+      importMapPath,
+    };
+  }
+  // Not root: no uid change is possible, but no-new-privs needs no privilege, so it is still set.
+  const setpriv = which("setpriv");
+  const prefix = setpriv ? [setpriv, "--no-new-privs", "--"] : [];
+  return { command: env, args: ["-i", ...prefix, ...deno], isolation, harnessPath, importMapPath };
+}
+
+async function probe(launch: SandboxLaunch): Promise<boolean> {
+  // Can the sandbox user execute Deno and read the harness? (A checkout under /root is not readable by
+  // uid 65534.) Run the real launch line on a harness that we immediately close stdin on.
+  try {
+    const p = new Deno.Command(launch.command, {
+      args: launch.args,
+      clearEnv: true,
+      cwd: "/",
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const out = await p.output();
+    const text = new TextDecoder().decode(out.stdout);
+    return text.includes('"type":"ready"');
+  } catch {
+    return false;
+  }
+}
+
+/** Decide isolation, stage files where the sandbox uid can read them if needed, and probe. */
+export async function prepareLaunch(cfg: Config): Promise<SandboxLaunch> {
+  const isRoot = Deno.uid() === 0;
+  const isolation: Isolation = isRoot ? "uid-drop" : "same-uid";
+  const sandboxDir = `${cfg.runnerDir}/sandbox`;
+  let launch = buildLaunch(cfg, cfg.denoPath, sandboxDir, isolation);
+  if (await probe(launch)) return launch;
+  if (!isRoot) throw new Error(`sandbox probe failed: ${launch.command} ${launch.args.join(" ")}`);
+  // Stage Deno and the sandbox files into a root-owned, world-readable temp dir.
+  const stage = await Deno.makeTempDir({ prefix: "amcp-runner-" });
+  await Deno.chmod(stage, 0o755);
+  await Deno.copyFile(cfg.denoPath, `${stage}/deno`);
+  await Deno.chmod(`${stage}/deno`, 0o755);
+  for (const f of ["harness.js", "import_map.json"]) {
+    await Deno.copyFile(`${sandboxDir}/${f}`, `${stage}/${f}`);
+    await Deno.chmod(`${stage}/${f}`, 0o644);
+  }
+  launch = buildLaunch(cfg, `${stage}/deno`, stage, isolation);
+  log(`sandbox uid ${cfg.sandboxUid} cannot reach ${cfg.runnerDir}; staged Deno and the harness in ${stage}`);
+  globalThis.addEventListener("unload", () => {
+    try {
+      Deno.removeSync(stage, { recursive: true });
+    } catch { /* ignore */ }
+  });
+  if (!(await probe(launch))) throw new Error(`sandbox probe failed even after staging in ${stage}`);
+  return launch;
+}
+
+export interface ChildFrame {
+  // deno-lint-ignore no-explicit-any
+  msg: any;
+  bytes: number;
+}
+
+export class Sandbox {
+  readonly proc: Deno.ChildProcess;
+  readonly pid: number;
+  readonly spawnedAt = performance.now();
+  state: "starting" | "ready" | "busy" | "dead" = "starting";
+  stderrTail = "";
+  exitStatus: Deno.CommandStatus | null = null;
+  readonly exited: Promise<Deno.CommandStatus>;
+  /** Set by the run that owns this sandbox. */
+  onFrame: ((f: ChildFrame) => void) | null = null;
+  onBadFrame: ((why: string) => void) | null = null;
+  onExit: ((s: Deno.CommandStatus) => void) | null = null;
+  onReady: (() => void) | null = null;
+  private writer: WritableStreamDefaultWriter<Uint8Array>;
+  private killed = false;
+
+  constructor(launch: SandboxLaunch, private maxLineBytes: number) {
+    this.proc = new Deno.Command(launch.command, {
+      args: launch.args,
+      clearEnv: true, // and `env -i` in front: nothing of ours, the token included, reaches the child
+      cwd: "/",
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+      detached: true, // own session and process group, so the deadline kill takes everything with it
+    }).spawn();
+    this.pid = this.proc.pid;
+    this.writer = this.proc.stdin.getWriter();
+    const drained = Promise.all([this.readStdout(), this.readStderr()]);
+    this.exited = this.proc.status.then(async (s) => {
+      // Let the pipes drain (a result or an OOM message may still be in flight), but never wait long.
+      let t: number | undefined;
+      await Promise.race([drained, new Promise((r) => (t = setTimeout(r, 250)))]);
+      clearTimeout(t);
+      this.exitStatus = s;
+      this.state = "dead";
+      this.onExit?.(s);
+      return s;
+    });
+  }
+
+  private async readStdout() {
+    const reader = this.proc.stdout.getReader();
+    const decoder = new TextDecoder("utf-8", { fatal: true });
+    let buf: Uint8Array = new Uint8Array(0);
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        let chunk = value;
+        if (buf.length) {
+          const merged = new Uint8Array(buf.length + chunk.length);
+          merged.set(buf);
+          merged.set(chunk, buf.length);
+          chunk = merged;
+        }
+        let start = 0;
+        let idx: number;
+        while ((idx = chunk.indexOf(NL, start)) !== -1) {
+          const lineBytes = chunk.subarray(start, idx);
+          start = idx + 1;
+          if (lineBytes.length === 0) continue;
+          if (lineBytes.length > this.maxLineBytes) {
+            this.badFrame(`frame of ${lineBytes.length} bytes exceeds ${this.maxLineBytes}`);
+            return;
+          }
+          let msg;
+          try {
+            msg = JSON.parse(decoder.decode(lineBytes));
+          } catch {
+            this.badFrame("malformed frame (not UTF-8 JSON)");
+            return;
+          }
+          this.dispatch(msg, lineBytes.length);
+          if (this.killed) return;
+        }
+        buf = start < chunk.length ? chunk.slice(start) : new Uint8Array(0);
+        if (buf.length > this.maxLineBytes) {
+          this.badFrame(`unterminated frame over ${this.maxLineBytes} bytes`);
+          return;
+        }
+      }
+    } catch {
+      // stream error: the exit handler reports it
+    } finally {
+      reader.releaseLock();
+    }
+  }
+
+  // deno-lint-ignore no-explicit-any
+  private dispatch(msg: any, bytes: number) {
+    if (this.state === "starting") {
+      if (msg && msg.type === "ready") {
+        this.state = "ready";
+        this.onReady?.();
+      } else this.badFrame("expected ready frame");
+      return;
+    }
+    if (this.onFrame) this.onFrame({ msg, bytes });
+  }
+
+  private badFrame(why: string) {
+    if (this.onBadFrame) this.onBadFrame(why);
+    this.kill();
+  }
+
+  private async readStderr() {
+    // Drained concurrently with stdout so a chatty child can never block on a full pipe. Only a tail is
+    // kept, to recognise V8 out-of-memory and for the log.
+    const reader = this.proc.stderr.getReader();
+    const decoder = new TextDecoder();
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        this.stderrTail = (this.stderrTail + decoder.decode(value, { stream: true })).slice(-8192);
+      }
+    } catch { /* ignore */ } finally {
+      reader.releaseLock();
+    }
+  }
+
+  // deno-lint-ignore no-explicit-any
+  send(frame: any) {
+    if (this.killed) return;
+    this.writer.write(encoder.encode(JSON.stringify(frame) + "\n")).catch(() => {});
+  }
+
+  /** Resident set size in MiB, from /proc (null once the process is gone). */
+  rssMb(): number | null {
+    try {
+      const statm = Deno.readTextFileSync(`/proc/${this.pid}/statm`);
+      const pages = Number(statm.split(" ")[1]);
+      return (pages * 4096) / (1024 * 1024);
+    } catch {
+      return null;
+    }
+  }
+
+  /** SIGKILL the whole process group. Idempotent. The exit status is reaped by `exited`. */
+  kill() {
+    if (this.killed) return;
+    this.killed = true;
+    this.onFrame = null;
+    try {
+      Deno.kill(-this.pid, "SIGKILL");
+    } catch {
+      try {
+        this.proc.kill("SIGKILL");
+      } catch { /* already gone */ }
+    }
+    this.writer.close().catch(() => {});
+  }
+
+  get wasKilled() {
+    return this.killed;
+  }
+
+  /** Did V8 run out of memory (heap limit) rather than exit for another reason? */
+  looksOutOfMemory(): boolean {
+    return /out of memory|Reached heap limit|allocation failed/i.test(this.stderrTail);
+  }
+}
+
+interface Waiter {
+  resolve: (s: Sandbox) => void;
+  cancelled: boolean;
+}
+
+export class BusyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "BusyError";
+  }
+}
+
+export class Pool {
+  private warm: Sandbox[] = [];
+  private starting = new Set<Sandbox>();
+  private queue: Waiter[] = [];
+  private refillScheduled = false;
+  private spawnFailures = 0;
+  private shuttingDown = false;
+  active = 0;
+  runsStarted = 0;
+  readonly all = new Set<Sandbox>();
+
+  constructor(private cfg: Config, private launch: SandboxLaunch) {}
+
+  get stats() {
+    return {
+      warm: this.warm.length,
+      starting: this.starting.size,
+      busy: this.active,
+      queued: this.queue.length,
+    };
+  }
+
+  start() {
+    this.scheduleRefill();
+  }
+
+  /**
+   * Take a warm sandbox for a run (and a concurrency slot). Synchronous fast path when one is ready;
+   * otherwise the run waits in the bounded queue; beyond it, BusyError.
+   */
+  acquire(): { sandbox: Sandbox } | { wait: Promise<Sandbox>; cancel: () => void } {
+    if (this.active < this.cfg.maxConcurrent && this.queue.length === 0) {
+      const sb = this.takeWarm();
+      if (sb) {
+        this.active++;
+        this.runsStarted++;
+        // No replacement yet: a starting Deno burns a core for tens of milliseconds, which would sit on
+        // this run's critical path. It is spawned when this run ends, after its `done` is sent.
+        if (this.warm.length === 0) this.scheduleRefill();
+        return { sandbox: sb };
+      }
+    }
+    if (this.queue.length >= this.cfg.maxQueue) {
+      throw new BusyError(
+        `runner busy: ${this.active} runs active (max ${this.cfg.maxConcurrent}) and ${this.queue.length} queued (max ${this.cfg.maxQueue})`,
+      );
+    }
+    let waiter!: Waiter;
+    const wait = new Promise<Sandbox>((resolve) => {
+      waiter = { resolve, cancelled: false };
+    });
+    this.queue.push(waiter);
+    this.scheduleRefill();
+    return {
+      wait,
+      cancel: () => {
+        if (waiter.cancelled) return;
+        waiter.cancelled = true;
+        const i = this.queue.indexOf(waiter);
+        if (i >= 0) this.queue.splice(i, 1);
+      },
+    };
+  }
+
+  /** The run is over: its sandbox is killed and its slot given back. */
+  release(sb: Sandbox) {
+    sb.kill();
+    this.active--;
+    this.pump();
+    this.scheduleRefill();
+  }
+
+  private takeWarm(): Sandbox | null {
+    while (this.warm.length) {
+      const sb = this.warm.shift()!;
+      if (sb.state === "ready") {
+        sb.state = "busy";
+        return sb;
+      }
+    }
+    return null;
+  }
+
+  private pump() {
+    while (this.queue.length && this.active < this.cfg.maxConcurrent) {
+      const sb = this.takeWarm();
+      if (!sb) break;
+      const w = this.queue.shift()!;
+      this.active++;
+      this.runsStarted++;
+      w.resolve(sb);
+    }
+  }
+
+  private scheduleRefill() {
+    if (this.refillScheduled) return;
+    this.refillScheduled = true;
+    // setTimeout, not a microtask: the current run's frames go out first.
+    setTimeout(() => {
+      this.refillScheduled = false;
+      this.refill();
+    }, 0);
+  }
+
+  private refill() {
+    const wantForQueue = Math.min(this.queue.length, Math.max(0, this.cfg.maxConcurrent - this.active));
+    const want = this.cfg.poolSize + wantForQueue;
+    let have = this.warm.length + this.starting.size;
+    while (have < want) {
+      this.spawnOne();
+      have++;
+    }
+  }
+
+  private spawnOne() {
+    let sb: Sandbox;
+    try {
+      sb = new Sandbox(this.launch, this.cfg.maxFrameBytes + this.cfg.maxLimits.maxOutputBytes + 65536);
+    } catch (e) {
+      log(`sandbox spawn failed: ${(e as Error).message}`);
+      this.retryLater();
+      return;
+    }
+    this.starting.add(sb);
+    this.all.add(sb);
+    sb.onReady = () => {
+      this.starting.delete(sb);
+      this.spawnFailures = 0;
+      this.warm.push(sb);
+      this.pump();
+    };
+    sb.exited.then((s) => {
+      this.all.delete(sb);
+      if (this.starting.delete(sb) && !this.shuttingDown) {
+        log(`sandbox ${sb.pid} exited before ready (${s.signal ?? s.code}): ${sb.stderrTail.slice(-500)}`);
+        this.retryLater();
+      }
+      const i = this.warm.indexOf(sb);
+      if (i >= 0) {
+        this.warm.splice(i, 1);
+        this.scheduleRefill();
+      }
+    });
+  }
+
+  private retryLater() {
+    this.spawnFailures++;
+    const delay = Math.min(5000, 50 * 2 ** Math.min(this.spawnFailures, 7));
+    setTimeout(() => this.scheduleRefill(), delay);
+  }
+
+  shutdown() {
+    this.shuttingDown = true;
+    for (const sb of this.all) sb.kill();
+  }
+}

@@ -1,0 +1,604 @@
+// Containment suite for the AMCP code runner. Runs against a live supervisor that test.sh started:
+//   RUNNER_BASE=http://127.0.0.1:PORT RUNNER_TOKEN=... RUNNER_PID=<supervisor pid> deno run -A test/containment_test.ts
+// Prints one line per assertion and ends with "N passed, M failed"; exits non-zero on any failure.
+
+import { run, type RunResult } from "./client.ts";
+import { denoSandboxFlags } from "../src/sandbox.ts";
+
+const BASE = Deno.env.get("RUNNER_BASE")!;
+const TOKEN = Deno.env.get("RUNNER_TOKEN")!;
+const SUP_PID = Number(Deno.env.get("RUNNER_PID"));
+const MAX_OUTPUT = Number(Deno.env.get("RUNNER_MAX_OUTPUT_BYTES") ?? 2 * 1024 * 1024);
+const MAX_FRAME = Number(Deno.env.get("RUNNER_MAX_FRAME_BYTES") ?? 1024 * 1024);
+const MAX_CONCURRENT = Number(Deno.env.get("RUNNER_MAX_CONCURRENT") ?? 4);
+const MAX_QUEUE = Number(Deno.env.get("RUNNER_MAX_QUEUE") ?? 4);
+const URL_RUN = BASE.replace(/^http/, "ws") + "/v1/run";
+const PORT = Number(new URL(BASE).port);
+const IS_ROOT = Deno.uid() === 0;
+const HERE = new URL(".", import.meta.url).pathname;
+const RUNNER_DIR = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
+
+let passed = 0;
+let failed = 0;
+const failures: string[] = [];
+function check(cond: boolean, name: string, detail: unknown = "") {
+  if (cond) {
+    passed++;
+    console.log(`  ok   ${name}`);
+  } else {
+    failed++;
+    const d = typeof detail === "string" ? detail : JSON.stringify(detail);
+    failures.push(`${name}: ${d?.slice(0, 600)}`);
+    console.log(`  FAIL ${name}\n       ${d?.slice(0, 600)}`);
+  }
+}
+
+// deno-lint-ignore no-explicit-any
+type Any = any;
+interface Opts {
+  input?: unknown;
+  limits?: Record<string, number>;
+  onBridge?: (b: Any) => Any;
+}
+// At most MAX_CONCURRENT runs of the suite in flight, so the runner's queue is never the reason a check
+// fails (the busy test below goes around this on purpose).
+let inFlight = 0;
+const waiters: (() => void)[] = [];
+async function slot<T>(fn: () => Promise<T>): Promise<T> {
+  while (inFlight >= MAX_CONCURRENT) await new Promise<void>((r) => waiters.push(r));
+  inFlight++;
+  try {
+    return await fn();
+  } finally {
+    inFlight--;
+    waiters.shift()?.();
+  }
+}
+function exec(code: string, o: Opts = {}): Promise<RunResult> {
+  return slot(() => rawExec(code, o));
+}
+function rawExec(code: string, o: Opts = {}): Promise<RunResult> {
+  return run({
+    url: URL_RUN,
+    token: TOKEN,
+    start: { runId: crypto.randomUUID(), code, input: o.input ?? null, limits: { timeoutMs: 5000, ...o.limits } },
+    onBridge: o.onBridge,
+    timeoutMs: 60_000,
+  });
+}
+const short = (r: RunResult) => JSON.stringify(r.done ?? r.frames).slice(0, 500);
+
+/** Wraps an attempt: returns {escaped:true,...} only if the body ran to the end. */
+function attempt(body: string) {
+  return `try { const v = await (async () => { ${body} })(); return { escaped: true, v: String(v).slice(0, 300) } }
+          catch (e) { return { denied: true, name: String(e && e.name), message: String(e && e.message).slice(0, 300) } }`;
+}
+/** A denied operation: the run completes (ok) and reports the throw, or the run is refused outright. */
+async function denied(name: string, body: string, extra?: (r: RunResult) => boolean) {
+  const r = await exec(attempt(body));
+  const d = r.done;
+  const notEscaped = d && !(d.status === "ok" && d.value?.escaped) && r.doneCount === 1;
+  check(!!notEscaped && (extra ? extra(r) : true), `denied: ${name}`, short(r));
+}
+/** An import attempt: refused before it runs (the word `import` never reaches the module loader). */
+async function importDenied(name: string, code: string) {
+  const r = await exec(code);
+  check(r.done?.status === "error" && r.done.error?.name === "SyntaxError" && /import/.test(r.done.error.message), `denied: ${name}`, short(r));
+}
+async function nextRunFine(after: string) {
+  const r = await exec("return 6 * 7");
+  check(r.done?.status === "ok" && r.done.value === 42, `next run fine after ${after}`, short(r));
+}
+/** A resource abuse: ends within timeout + 1 s with one of the expected statuses, and the next run is fine. */
+async function resource(name: string, code: string, statuses: string[], limits: Record<string, number>, extra?: (r: RunResult) => boolean) {
+  const t0 = performance.now();
+  const r = await exec(code, { limits });
+  const ms = performance.now() - t0;
+  const timeout = limits.timeoutMs ?? 5000;
+  check(
+    !!r.done && statuses.includes(r.done.status) && ms <= timeout + 1000 && r.doneCount === 1 && (extra ? extra(r) : true),
+    `resource: ${name} -> ${statuses.join("|")} in ${Math.round(ms)} ms (limit ${timeout + 1000})`,
+    short(r),
+  );
+  await nextRunFine(name);
+}
+
+function procChildren(ppid: number): number[] {
+  const out: number[] = [];
+  for (const e of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(e.name)) continue;
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${e.name}/stat`);
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(f[1]) === ppid) out.push(Number(e.name));
+    } catch { /* gone */ }
+  }
+  return out;
+}
+function procStat(pid: number) {
+  const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return { state: f[0], ppid: Number(f[1]), pgrp: Number(f[2]), session: Number(f[3]) };
+}
+function statusField(status: string, key: string) {
+  return status.split("\n").find((l) => l.startsWith(key + ":"))?.split(":")[1].trim() ?? "";
+}
+async function health(): Promise<Any> {
+  return await (await fetch(`${BASE}/healthz`)).json();
+}
+async function waitWarm(n: number) {
+  for (let i = 0; i < 200; i++) {
+    const h = await health();
+    if (h.warm >= n) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+// A raw WebSocket client (masked frames), used to replay exact upgrade requests byte for byte.
+async function rawUpgrade(request: string) {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port: PORT });
+  await conn.write(new TextEncoder().encode(request));
+  let buf = new Uint8Array(0);
+  const read = async () => {
+    const b = new Uint8Array(65536);
+    const n = await conn.read(b);
+    if (n === null) return false;
+    const m = new Uint8Array(buf.length + n);
+    m.set(buf);
+    m.set(b.subarray(0, n), buf.length);
+    buf = m;
+    return true;
+  };
+  const text = () => new TextDecoder().decode(buf);
+  while (!text().includes("\r\n\r\n")) if (!(await read())) break;
+  const head = text().split("\r\n\r\n")[0];
+  buf = buf.subarray(head.length + 4);
+  return {
+    head,
+    sendText(s: string) {
+      const payload = new TextEncoder().encode(s);
+      const mask = crypto.getRandomValues(new Uint8Array(4));
+      const len = payload.length;
+      const hdr = len < 126 ? [0x81, 0x80 | len] : len < 65536 ? [0x81, 0x80 | 126, len >> 8, len & 255] : (() => {
+        throw new Error("too long");
+      })();
+      const frame = new Uint8Array(hdr.length + 4 + len);
+      frame.set(hdr);
+      frame.set(mask, hdr.length);
+      for (let i = 0; i < len; i++) frame[hdr.length + 4 + i] = payload[i] ^ mask[i & 3];
+      return conn.write(frame);
+    },
+    async readFrames(): Promise<{ op: number; text: string }[]> {
+      const frames: { op: number; text: string }[] = [];
+      for (;;) {
+        while (buf.length >= 2) {
+          const op = buf[0] & 15;
+          let len = buf[1] & 127;
+          let off = 2;
+          if (len === 126) {
+            if (buf.length < 4) break;
+            len = (buf[2] << 8) | buf[3];
+            off = 4;
+          }
+          if (buf.length < off + len) break;
+          frames.push({ op, text: new TextDecoder().decode(buf.subarray(off, off + len)) });
+          buf = buf.subarray(off + len);
+          if (op === 8) {
+            conn.close();
+            return frames;
+          }
+        }
+        if (!(await read())) return frames;
+      }
+    },
+    close() {
+      try {
+        conn.close();
+      } catch { /* closed */ }
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+const sections: [string, () => Promise<void>][] = [];
+const section = (name: string, fn: () => Promise<void>) => sections.push([name, fn]);
+
+section("denied operations", async () => {
+  await Promise.all([
+    denied("fetch", `return (await fetch("http://127.0.0.1:${PORT}/healthz")).status`),
+    denied("WebSocket", `const ws = new WebSocket("ws://127.0.0.1:${PORT}/v1/run"); await new Promise((res, rej) => { ws.onopen = res; ws.onerror = () => rej(new Error("error event")); });`),
+    denied("Deno.connect", `return await Deno.connect({ hostname: "127.0.0.1", port: ${PORT} })`),
+    denied("DNS (Deno.resolveDns)", `return await Deno.resolveDns("localhost", "A")`),
+    denied("read /etc/passwd", `return Deno.readTextFileSync("/etc/passwd")`, (r) => !JSON.stringify(r.done).includes("root:x:0")),
+    denied("read /proc/self/environ", `return Deno.readTextFileSync("/proc/self/environ")`),
+    denied("read /proc/self/mem", `return Deno.readFileSync("/proc/self/mem").length`),
+    denied("read /proc/1/environ", `return Deno.readTextFileSync("/proc/1/environ")`),
+    denied("file write", `Deno.writeTextFileSync("/tmp/amcp-escape-" + Math.random(), "x"); return "written"`),
+    denied("Deno.env", `return JSON.stringify(Deno.env.toObject())`),
+    denied("process.env", `return JSON.stringify(Object.keys(process.env))`),
+    denied("Deno.Command", `return new Deno.Command("id").outputSync().stdout.length`),
+    denied("node:child_process (process.getBuiltinModule)", `return process.getBuiltinModule("node:child_process").execSync("id").toString()`),
+    denied("FFI (Deno.dlopen)", `return Deno.dlopen("libc.so.6", { getpid: { parameters: [], result: "i32" } }).symbols.getpid()`),
+    denied("node:fs via process.getBuiltinModule", `return process.getBuiltinModule("node:fs").readFileSync("/etc/passwd", "utf8")`),
+    denied("node:vm via process.getBuiltinModule", `return process.getBuiltinModule("node:vm").runInThisContext("1")`),
+    denied("Deno.permissions.request", `const s = await Deno.permissions.request({ name: "read" }); if (s.state !== "granted") throw new Error("state " + s.state); return s.state`),
+    denied("Deno.openKv", `const kv = await Deno.openKv(); return String(kv)`),
+    denied("caches", `const c = await caches.open("x"); await c.put("http://x/", new Response("hi")); return "stored"`),
+    denied("new Function", `return new Function("return 1")()`),
+    denied("eval", `return eval("1 + 1")`),
+    denied("Deno[Deno.internal].core.evalContext", `return Deno[Deno.internal].core.evalContext("1")[0]`),
+    denied("raw ops (core.ops.op_node_process_kill)", `return Deno[Deno.internal].core.ops.op_node_process_kill(1, 0)`),
+    denied("Worker escalating permissions", `const w = new Worker("data:text/javascript,postMessage(Deno.readTextFileSync('/etc/passwd'))", { type: "module", deno: { permissions: { read: true } } }); return await new Promise((res, rej) => { w.onmessage = (e) => res(e.data); w.onerror = (e) => { e.preventDefault(); rej(new Error(e.message)); }; })`),
+    denied("blob: URL creation", `return URL.createObjectURL(new Blob(["export default 1"], { type: "text/javascript" }))`),
+    denied("setTimeout with a string", `globalThis.__x = 0; setTimeout("globalThis.__x = 1", 0); await new Promise((r) => setTimeout(r, 20)); if (globalThis.__x !== 1) throw new Error("not evaluated"); return "evaluated"`),
+  ]);
+  await Promise.all([
+    importDenied("import of node:fs", `const fs = await import("node:fs"); return fs.readFileSync("/etc/passwd", "utf8")`),
+    importDenied("import of file:", `return await import("file:///etc/passwd")`),
+    importDenied("import of a relative path", `return await import("./harness.js")`),
+    importDenied("import of data:", `return (await import("data:text/javascript,export default 1")).default`),
+    importDenied("import of blob:", `return await import(URL.createObjectURL(new Blob(["export default 1"])))`),
+    importDenied("import of npm:", `return await import("npm:left-pad")`),
+    importDenied("import of jsr:", `return await import("jsr:@std/path")`),
+    importDenied("import of https:", `return await import("https://example.com/x.js")`),
+    importDenied("import with {type:'text'}", `return (await import("file:///etc/passwd", { with: { type: "text" } })).default`),
+    importDenied("import with {type:'json'}", `return (await import("data:application/json,{}", { with: { type: "json" } })).default`),
+  ]);
+  // Built from strings, the import never compiles: eval and new Function are off in the sandbox.
+  const viaFn = await exec(attempt(`return await new Function("return imp" + "ort('data:text/javascript,export default 7')")()`));
+  check(viaFn.done?.status === "ok" && viaFn.done.value.denied && viaFn.done.value.name === "EvalError", "denied: import built by new Function", short(viaFn));
+  const viaEval = await exec(attempt(`return await (0, eval)("imp" + "ort('data:text/javascript,export default 8')")`));
+  check(viaEval.done?.status === "ok" && viaEval.done.value.denied && viaEval.done.value.name === "EvalError", "denied: import built by eval", short(viaEval));
+  // localStorage: neither usable nor able to carry anything from one run to the next.
+  const ls1 = await exec(attempt(`localStorage.setItem("amcp", "secret-from-run-1"); return localStorage.getItem("amcp")`));
+  const ls2 = await exec(attempt(`return localStorage.getItem("amcp")`));
+  check(
+    !(ls1.done?.value?.escaped) && !(ls2.done?.value?.escaped && ls2.done.value.v === "secret-from-run-1"),
+    "denied: localStorage, and nothing persists across runs",
+    [short(ls1), short(ls2)],
+  );
+  const g1 = await exec(`globalThis.__leak = "run-1"; return 1`);
+  const g2 = await exec(`return typeof globalThis.__leak`);
+  check(g1.done?.status === "ok" && g2.done?.value === "undefined", "no global state survives from one run to the next", short(g2));
+});
+
+section("second wall: the import map and the flags without the harness", async () => {
+  // Spawn Deno with the sandbox's own flags and import map on a probe module, bypassing the harness's
+  // keyword check, to show the module loader itself refuses file:, relative, https:, npm: and jsr:.
+  const dir = await Deno.makeTempDir({ prefix: "amcp-probe-" });
+  await Deno.chmod(dir, 0o755);
+  const map = JSON.parse(await Deno.readTextFile(`${RUNNER_DIR}/sandbox/import_map.json`));
+  map.imports = { "./probe.js": "./probe.js", ...map.imports };
+  delete map.imports["./harness.js"];
+  await Deno.writeTextFile(`${dir}/import_map.json`, JSON.stringify(map));
+  await Deno.writeTextFile(`${dir}/sibling.js`, "export default 'sibling'");
+  const probe = `
+    const out = {};
+    for (const [k, s, o] of [["file", "file:///etc/passwd", { with: { type: "text" } }], ["relative", "./sibling.js"],
+        ["https", "https://example.com/x.js"], ["npm", "npm:left-pad"], ["jsr", "jsr:@std/path"]]) {
+      try { await import(s, o); out[k] = "LOADED"; } catch (e) { out[k] = "blocked: " + String(e.message).slice(0, 80); }
+    }
+    try { Deno.readTextFileSync("/etc/passwd"); out.read = "READ"; } catch (e) { out.read = e.name; }
+    console.log(JSON.stringify(out));`;
+  await Deno.writeTextFile(`${dir}/probe.js`, probe);
+  const flags = denoSandboxFlags(`${dir}/import_map.json`, 128);
+  const p = await new Deno.Command(Deno.execPath(), { args: [...flags, `${dir}/probe.js`], clearEnv: true, cwd: "/", stdout: "piped", stderr: "piped" }).output();
+  const text = new TextDecoder().decode(p.stdout).trim();
+  let out: Any = {};
+  try {
+    out = JSON.parse(text);
+  } catch { /* reported below */ }
+  for (const k of ["file", "relative", "https", "npm", "jsr"]) {
+    check(typeof out[k] === "string" && out[k].startsWith("blocked"), `import map/flags block ${k} imports`, text || new TextDecoder().decode(p.stderr));
+  }
+  check(out.read === "NotCapable", "--deny-read denies reads", text);
+  await Deno.remove(dir, { recursive: true });
+});
+
+section("process facts (from /proc, outside the sandbox)", async () => {
+  await waitWarm(1);
+  const kids = procChildren(SUP_PID);
+  check(kids.length > 0, "the supervisor has warm sandbox children", kids);
+  const h = await health();
+  for (const pid of kids.slice(0, 2)) {
+    const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+    const cmdline = Deno.readTextFileSync(`/proc/${pid}/cmdline`).split("\0");
+    const environ = Deno.readTextFileSync(`/proc/${pid}/environ`);
+    check(statusField(status, "NoNewPrivs") === "1", `child ${pid}: NoNewPrivs: 1`, statusField(status, "NoNewPrivs"));
+    if (IS_ROOT) {
+      const uids = statusField(status, "Uid").split(/\s+/);
+      const gids = statusField(status, "Gid").split(/\s+/);
+      check(uids.every((u) => u === "65534") && gids.every((g) => g === "65534"), `child ${pid}: unprivileged uid/gid 65534 (real, effective, saved, fs)`, [uids, gids]);
+      check(statusField(status, "Groups") === "", `child ${pid}: supplementary groups cleared`, statusField(status, "Groups"));
+      check(statusField(status, "CapEff") === "0000000000000000" && statusField(status, "CapPrm") === "0000000000000000", `child ${pid}: no capabilities`, statusField(status, "CapEff"));
+      check(h.isolation === "uid-drop", "healthz reports isolation uid-drop (supervisor is root)", h);
+    } else {
+      check(h.isolation === "same-uid", "healthz reports isolation same-uid (supervisor is not root)", h);
+    }
+    check(environ === "", `child ${pid}: empty environment (no DENO_*, no token)`, environ.split("\0").map((v) => v.split("=")[0]));
+    const flagsWanted = ["--deny-read", "--deny-write", "--deny-net", "--deny-env", "--deny-sys", "--deny-run", "--deny-ffi", "--deny-import", "--no-remote", "--no-npm", "--cached-only", "--no-prompt", "--no-config", "--no-lock"];
+    check(flagsWanted.every((f) => cmdline.includes(f)) && cmdline.some((a) => a.startsWith("--import-map=")) && cmdline.some((a) => a.includes("--max-old-space-size=")), `child ${pid}: every deny flag, --import-map and --max-old-space-size on the command line`, cmdline);
+    check(!cmdline.join(" ").includes(TOKEN), `child ${pid}: no token in the arguments`, "");
+    const st = procStat(pid);
+    check(st.pgrp === pid && st.session === pid, `child ${pid}: leads its own process group (killed as a group)`, st);
+  }
+  // Inside: what a run can see of its own process.
+  const inside = await exec(`return { args: Deno.args, envKeys: (() => { try { return Object.keys(Deno.env.toObject()) } catch (e) { return e.name } })(), pid: Deno.pid }`);
+  check(inside.done?.status === "ok" && inside.done.value.args.length === 0 && inside.done.value.envKeys === "NotCapable", "inside: no arguments, environment not readable", short(inside));
+  // What arrives on the child's stdin: the code reads the raw bytes of its own bridge_result.
+  const stdin = await exec(
+    `const p = amcp.run("echo", { x: 1 }); const buf = new Uint8Array(65536); const n = Deno.stdin.readSync(buf); return new TextDecoder().decode(buf.subarray(0, n))`,
+    { onBridge: () => ({ ok: true, value: "marker-1234" }) },
+  );
+  check(stdin.done?.status === "ok" && String(stdin.done.value).includes("marker-1234") && !String(stdin.done.value).includes(TOKEN), "stdin carries protocol frames only, never the token", short(stdin));
+});
+
+section("resources", async () => {
+  await Promise.all([
+    resource("while(true){}", `while (true) {}`, ["timeout"], { timeoutMs: 1000 }),
+    resource("await loop", `while (true) await null;`, ["timeout"], { timeoutMs: 1000 }),
+    resource("never-settling promise", `await new Promise(() => {}); return 1`, ["timeout"], { timeoutMs: 1000 }),
+    resource("memory bomb (string growth)", `const a = []; while (true) a.push("x".repeat(1e6) + Math.random());`, ["memory"], { timeoutMs: 4000, memoryMb: 64 }),
+  ]);
+  await Promise.all([
+    resource("memory bomb (ArrayBuffers)", `const a = []; while (true) a.push(new Uint8Array(16e6).fill(1));`, ["memory"], { timeoutMs: 4000, memoryMb: 64 }),
+    resource("memory bomb (one huge string doubling)", `let s = "xxxxxxxx"; const keep = []; while (true) { s = s + s; keep.push(s.slice(1)); }`, ["memory", "error"], { timeoutMs: 4000, memoryMb: 64 }),
+    resource(
+      "console flood (bounded, truncated)",
+      `for (let i = 0; i < 200000; i++) console.log("flood line " + i); return "survived"`,
+      ["ok"],
+      { timeoutMs: 5000, maxOutputBytes: 10000 },
+      (r) => r.done.value === "survived" && r.done.truncated?.console === true && r.consoles.reduce((n, c) => n + new TextEncoder().encode(c.text).length, 0) <= 10000,
+    ),
+    resource("console flood (endless)", `while (true) console.log("x".repeat(100));`, ["timeout"], { timeoutMs: 1000, maxOutputBytes: 10000 }),
+  ]);
+  await Promise.all([
+    resource("100 MB result", `return "x".repeat(100 * 1024 * 1024)`, ["error"], { timeoutMs: 5000, memoryMb: 256 }, (r) => r.done.error?.name === "OutputLimitError" && r.done.truncated?.result === true),
+    resource("result with a cycle", `const a = { b: 1 }; a.self = a; return a`, ["error"], { timeoutMs: 2000 }, (r) => r.done.error?.name === "TypeError"),
+    resource("BigInt result", `return { n: 10n }`, ["error"], { timeoutMs: 2000 }, (r) => r.done.error?.name === "TypeError"),
+    resource("throwing toJSON", `return { toJSON() { throw new RangeError("no json for you") } }`, ["error"], { timeoutMs: 2000 }, (r) => r.done.error?.message === "no json for you"),
+  ]);
+  await Promise.all([
+    resource("a million timers", `for (let i = 0; i < 1e6; i++) setTimeout(() => {}, 1e7); return "scheduled"`, ["ok", "timeout", "memory"], { timeoutMs: 1500, memoryMb: 64 }),
+    resource("regex blow-up", `return /^(a+)+$/.test("a".repeat(40) + "b")`, ["timeout"], { timeoutMs: 1000 }),
+    resource("deep recursion", `const f = (n) => f(n + 1) + 1; return f(0)`, ["error"], { timeoutMs: 2000 }, (r) => r.done.error?.name === "RangeError"),
+    resource("Deno.exit from user code", `Deno.exit(0)`, ["error"], { timeoutMs: 2000 }, (r) => r.done.error?.name === "SandboxExit"),
+  ]);
+  // No zombies and no orphans: every process of the sandbox uid is a live child of the supervisor.
+  await new Promise((r) => setTimeout(r, 800));
+  const kids = procChildren(SUP_PID);
+  const zombies = kids.filter((p) => {
+    try {
+      return procStat(p).state === "Z";
+    } catch {
+      return false;
+    }
+  });
+  check(zombies.length === 0, "no zombie children after the resource runs", zombies);
+  const h = await health();
+  check(kids.length <= h.warm + h.starting + h.busy, "no stray children: only warm/starting/busy sandboxes remain", { kids: kids.length, h });
+  if (IS_ROOT) {
+    const orphans: number[] = [];
+    for (const e of Deno.readDirSync("/proc")) {
+      if (!/^\d+$/.test(e.name)) continue;
+      try {
+        const st = Deno.readTextFileSync(`/proc/${e.name}/status`);
+        if (statusField(st, "Uid").split(/\s+/)[0] === "65534" && procStat(Number(e.name)).ppid !== SUP_PID) orphans.push(Number(e.name));
+      } catch { /* gone */ }
+    }
+    check(orphans.length === 0, "no orphaned sandbox processes (uid 65534) outside the supervisor", orphans);
+  }
+});
+
+section("protocol abuse from inside the sandbox", async () => {
+  const w = (s: string) => `Deno.stdout.writeSync(new TextEncoder().encode(${JSON.stringify(s)} + "\\n"));`;
+  const forgedResult = await exec(`${w('{"type":"result","ok":true,"value":"forged"}')} await new Promise(() => {})`);
+  check(forgedResult.done?.status === "ok" && forgedResult.done.value === "forged" && forgedResult.doneCount === 1 && forgedResult.done.stats.bridgeCalls === 0,
+    "a forged result frame is only what `return` could do (supervisor computes status and stats)", short(forgedResult));
+  const forgedDone = await exec(`${w('{"type":"done","status":"ok","value":"pwned","stats":{"wallMs":0,"bridgeCalls":0,"outputBytes":0}}')} return 1`);
+  check(forgedDone.done?.status === "error" && forgedDone.done.error?.name === "SandboxProtocolError" && forgedDone.doneCount === 1 && !forgedDone.frames.some((f) => f.value === "pwned"),
+    "a forged done frame never reaches the gateway", short(forgedDone));
+  const garbage = await exec(`Deno.stdout.writeSync(new TextEncoder().encode("hello, not json\\n")); return 1`);
+  check(garbage.done?.status === "error" && garbage.done.error?.name === "SandboxProtocolError", "garbage on stdout ends the run as an error", short(garbage));
+  const bigLine = await exec(`Deno.stdout.writeSync(new TextEncoder().encode("x".repeat(${MAX_FRAME + MAX_OUTPUT + 70000}))); await new Promise(() => {})`, { limits: { timeoutMs: 5000 } });
+  check(bigLine.done?.status === "error" && bigLine.done.error?.name === "SandboxProtocolError", "an unterminated oversize frame from the sandbox is cut off", short(bigLine));
+  let seen = 0;
+  const forgedBridges = await exec(
+    `for (let i = 1; i <= 50; i++) Deno.stdout.writeSync(new TextEncoder().encode('{"type":"bridge","id":' + (1000 + i) + ',"op":"run","args":{"name":"t"}}\\n')); await new Promise((r) => setTimeout(r, 300)); return 1`,
+    { limits: { maxBridgeCalls: 3 }, onBridge: () => {
+      seen++;
+      return { ok: true, value: 1 };
+    } },
+  );
+  check(forgedBridges.done?.status === "ok" && forgedBridges.bridges.length === 3 && seen === 3 && forgedBridges.done.stats.bridgeCalls === 3,
+    "50 forged bridge frames: only maxBridgeCalls (3) reach the gateway", { bridges: forgedBridges.bridges.length, d: short(forgedBridges) });
+  const dupId = await exec(`${w('{"type":"bridge","id":5,"op":"run","args":{}}')}${w('{"type":"bridge","id":5,"op":"run","args":{}}')} await new Promise(() => {})`, { onBridge: () => undefined, limits: { timeoutMs: 3000 } });
+  check(dupId.done?.status === "error" && dupId.done.error?.name === "SandboxProtocolError" && dupId.bridges.length === 1, "a reused bridge id is refused", short(dupId));
+  const badOp = await exec(`${w('{"type":"bridge","id":1,"op":"exec","args":{"cmd":"id"}}')} await new Promise(() => {})`, { limits: { timeoutMs: 3000 } });
+  check(badOp.done?.status === "error" && badOp.bridges.length === 0, "a bridge op other than search/describe/run is refused", short(badOp));
+  const forgedConsole = await exec(`for (let i = 0; i < 100; i++) ${w(`{"type":"console","level":"log","text":"${"y".repeat(1000)}"}`)} return 1`, { limits: { maxOutputBytes: 5000 } });
+  check(forgedConsole.done?.status === "ok" && forgedConsole.consoles.reduce((n, c) => n + c.text.length, 0) <= 5000 && forgedConsole.done.truncated?.console === true,
+    "forged console frames are still capped by maxOutputBytes", short(forgedConsole));
+  const patched = await exec(`JSON.stringify = () => '{"type":"result","ok":true,"value":"patched"}'; TextEncoder.prototype.encode = () => new Uint8Array([120]); Promise.prototype.then = function () { throw new Error("patched then"); }; Object.prototype.toJSON = undefined; return { a: [1, 2, 3], s: "ok" }`);
+  check(patched.done?.status === "ok" && JSON.stringify(patched.done.value) === '{"a":[1,2,3],"s":"ok"}', "patched JSON.stringify, TextEncoder and Promise.prototype.then do not corrupt the result", short(patched));
+  const patchedBridge = await exec(`JSON.stringify = () => "{}"; JSON.parse = () => ({}); return await amcp.run("t", { q: 1 })`, { onBridge: (b) => ({ ok: true, value: b.args }) });
+  check(patchedBridge.done?.status === "ok" && patchedBridge.done.value?.name === "t" && patchedBridge.done.value?.args?.q === 1, "patched JSON does not corrupt bridge frames", short(patchedBridge));
+  const budget = await exec(
+    `const out = []; for (let i = 0; i < 6; i++) { try { out.push(await amcp.run("t", { i })) } catch (e) { out.push(e.name + ":" + e.code) } } return out`,
+    { limits: { maxBridgeCalls: 4 }, onBridge: () => ({ ok: true, value: "v" }) },
+  );
+  check(budget.done?.status === "ok" && budget.bridges.length === 4 && budget.done.stats.bridgeCalls === 4 && JSON.stringify(budget.done.value) === '["v","v","v","v","AmcpError:LIMIT","AmcpError:LIMIT"]',
+    "the bridge call budget holds (4 forwarded, then AmcpError LIMIT)", short(budget));
+});
+
+section("allowed", async () => {
+  const compute = await exec(`const fib = (n) => n < 2 ? n : fib(n - 1) + fib(n - 2); return { fib: fib(20), sorted: [3, 1, 2].sort(), d: new Date(0).toISOString() }`);
+  check(compute.done?.status === "ok" && compute.done.value.fib === 6765 && compute.done.value.d === "1970-01-01T00:00:00.000Z", "compute", short(compute));
+  const con = await exec(`console.log("hello", { a: 1 }); console.warn("careful"); console.error("bad"); return null`);
+  check(con.done?.status === "ok" && con.consoles.length === 3 && con.consoles[0].text === "hello { a: 1 }" && con.consoles[1].level === "warn" && con.consoles[2].level === "error" && con.done.stats.outputBytes > 0, "console frames with level and text", con.consoles);
+  const ops: Any[] = [];
+  const bridge = await exec(
+    `const s = await amcp.search("orders", { limit: 5 }); const d = await amcp.describe("orders_list"); const r = await amcp.run("orders_list", { customerId: input.customerId }); return { s, d, r }`,
+    { input: { customerId: "c-1" }, onBridge: (b) => {
+      ops.push(b);
+      if (b.op === "search") return { ok: true, value: [{ name: "orders_list", title: "Orders", description: "list", readOnly: true }] };
+      if (b.op === "describe") return { ok: true, value: { name: b.args.name, description: "list", inputSchema: { type: "object" }, readOnly: true } };
+      return { ok: true, value: [{ id: 1, customerId: b.args.args.customerId }] };
+    } },
+  );
+  check(ops[0]?.op === "search" && ops[0].args.query === "orders" && ops[0].args.limit === 5, "amcp.search sends op search with query and limit", ops[0]);
+  check(ops[1]?.op === "describe" && ops[1].args.name === "orders_list", "amcp.describe sends op describe with name", ops[1]);
+  check(ops[2]?.op === "run" && ops[2].args.name === "orders_list" && ops[2].args.args.customerId === "c-1" && bridge.done?.value?.r?.[0]?.customerId === "c-1", "amcp.run sends op run with name and args, and returns the value", short(bridge));
+  const toolErr = await exec(`try { await amcp.run("orders_delete", {}) } catch (e) { return { name: e.name, code: e.code, message: e.message, isError: e instanceof amcp.AmcpError } }`, {
+    onBridge: () => ({ ok: false, error: { code: "FORBIDDEN", message: "read-only run" } }),
+  });
+  check(toolErr.done?.status === "ok" && JSON.stringify(toolErr.done.value) === '{"name":"AmcpError","code":"FORBIDDEN","message":"read-only run","isError":true}', "a bridge error surfaces as AmcpError with code and message", short(toolErr));
+  const thrown = await exec(`function inner() { throw new TypeError("bad input: " + input.x) }\ninner()`, { input: { x: 7 } });
+  check(thrown.done?.status === "error" && thrown.done.error.name === "TypeError" && thrown.done.error.message === "bad input: 7" && /amcp:code:1/.test(thrown.done.error.stack) && !/harness/.test(thrown.done.error.stack), "errors propagate with name, message and stack", short(thrown));
+  const syntax = await exec(`return (`);
+  check(syntax.done?.status === "error" && syntax.done.error.name === "SyntaxError", "a syntax error is reported as an error", short(syntax));
+  const input = { nested: { list: [1, "two", null, true], unicode: "żółw 🐢" }, n: 1.5 };
+  const echo = await exec(`return input`, { input });
+  check(echo.done?.status === "ok" && JSON.stringify(echo.done.value) === JSON.stringify(input), "input is passed through unchanged", short(echo));
+  const undef = await exec(`const x = 1;`);
+  check(undef.done?.status === "ok" && !("value" in undef.done) && undef.closeCode === 1000, "no return value: ok without a value, socket closed normally", short(undef));
+  const concurrentBridge = await exec(`return await Promise.all([amcp.run("a", {}), amcp.run("b", {}), amcp.describe("c")])`, {
+    onBridge: async (b) => {
+      await new Promise((r) => setTimeout(r, b.op === "describe" ? 1 : 30));
+      return { ok: true, value: b.args.name };
+    },
+  });
+  check(concurrentBridge.done?.status === "ok" && JSON.stringify(concurrentBridge.done.value) === '["a","b","c"]', "concurrent bridge calls answered out of order", short(concurrentBridge));
+  const timersOk = await exec(`let ticks = 0; const iv = setInterval(() => ticks++, 5); const v = await amcp.run("slow", {}); clearInterval(iv); return { v, ticked: ticks > 0 }`, {
+    onBridge: async () => {
+      await new Promise((r) => setTimeout(r, 100));
+      return { ok: true, value: "slow-ok" };
+    },
+  });
+  check(timersOk.done?.status === "ok" && timersOk.done.value.v === "slow-ok" && timersOk.done.value.ticked === true, "timers keep running while a bridge call is pending", short(timersOk));
+});
+
+section("gateway protocol (v1)", async () => {
+  const done1 = (r: RunResult) => r.doneCount === 1 && r.frames[r.frames.length - 1]?.type === "done" && r.closeCode === 1000;
+  const second = await run({ url: URL_RUN, token: TOKEN, start: { runId: "a", code: "await new Promise((r) => setTimeout(r, 300)); return 1" }, afterStart: (ws) => ws.send(JSON.stringify({ type: "start", runId: "b", code: "return 2" })) });
+  check(second.done?.status === "protocol_error" && done1(second), "second start on the same socket -> protocol_error, one done, closed", short(second));
+  const unknown = await run({ url: URL_RUN, token: TOKEN, start: { code: "await new Promise((r) => setTimeout(r, 300)); return 1" }, afterStart: (ws) => ws.send(JSON.stringify({ type: "hello" })) });
+  check(unknown.done?.status === "protocol_error" && done1(unknown), "unknown frame type -> protocol_error", short(unknown));
+  const malformed = await run({ url: URL_RUN, token: TOKEN, raw: (ws) => ws.send("{not json") });
+  check(malformed.done?.status === "protocol_error" && done1(malformed), "malformed JSON -> protocol_error", short(malformed));
+  const oversize = await run({ url: URL_RUN, token: TOKEN, raw: (ws) => ws.send(JSON.stringify({ type: "start", code: "return 1", input: "x".repeat(MAX_FRAME + 10) })) });
+  check(oversize.done?.status === "protocol_error" && /exceeds/.test(oversize.done.error?.message) && done1(oversize), "oversize frame -> protocol_error", short(oversize));
+  const binary = await run({ url: URL_RUN, token: TOKEN, raw: (ws) => ws.send(new Uint8Array([1, 2, 3])) });
+  check(binary.done?.status === "protocol_error" && done1(binary), "binary frame -> protocol_error", short(binary));
+  const badId = await run({ url: URL_RUN, token: TOKEN, start: { code: "return await amcp.run('t', {})" }, onBridge: () => undefined, afterStart: (ws) => setTimeout(() => ws.send(JSON.stringify({ type: "bridge_result", id: 999, ok: true, value: 1 })), 100) });
+  check(badId.done?.status === "protocol_error" && done1(badId), "bridge_result for an id never issued -> protocol_error", short(badId));
+  const badStart = await run({ url: URL_RUN, token: TOKEN, raw: (ws) => ws.send(JSON.stringify({ type: "start", code: 42 })) });
+  check(badStart.done?.status === "protocol_error" && done1(badStart), "start without string code -> protocol_error", short(badStart));
+  const t0 = performance.now();
+  const cancel = await run({ url: URL_RUN, token: TOKEN, start: { code: "while (true) {}", limits: { timeoutMs: 10000 } }, afterStart: (ws) => setTimeout(() => ws.send(JSON.stringify({ type: "cancel" })), 200) });
+  check(cancel.done?.status === "cancelled" && performance.now() - t0 < 2000 && done1(cancel), "cancel ends a busy run at once with status cancelled", short(cancel));
+  const ok = await exec("return 'still serving'");
+  check(ok.done?.status === "ok" && ok.done.value === "still serving" && done1(ok), "after all that the supervisor keeps serving", short(ok));
+  const stats = await exec(`console.log("abc"); return "xyz"`);
+  check(typeof stats.done?.stats?.wallMs === "number" && stats.done.stats.bridgeCalls === 0 && stats.done.stats.outputBytes === 3 + 5, "done carries stats {wallMs, bridgeCalls, outputBytes}", stats.done?.stats);
+  const lowerWins = await exec(`return "x".repeat(${MAX_OUTPUT + 1000})`, { limits: { maxOutputBytes: 1e12, memoryMb: 256 } });
+  check(lowerWins.done?.status === "error" && lowerWins.done.error?.name === "OutputLimitError" && lowerWins.done.error.message.includes(String(MAX_OUTPUT)), "limits: the runner's own maximum wins over a larger request", short(lowerWins));
+  const h = await health();
+  check(h.status === "ok" && h.denoVersion === "2.9.6" && ["uid-drop", "same-uid"].includes(h.isolation) && typeof h.warm === "number" && typeof h.busy === "number", "GET /healthz: status, denoVersion, isolation, warm, busy", h);
+});
+
+section("authentication", async () => {
+  const status = (token: string | null, path = "/v1/run") =>
+    run({ url: BASE.replace(/^http/, "ws") + path, token, start: { code: "return 1" } }).then(() => 0, (e: Error) => Number(/(\d{3})/.exec(e.message)?.[1] ?? -1));
+  check((await status(null)) === 401, "missing token -> 401 on the upgrade");
+  check((await status("wrong-token-wrong-token")) === 401, "wrong token -> 401 on the upgrade");
+  check((await status(TOKEN + "x")) === 401, "token with a suffix -> 401");
+  check((await status("wrong-token", "/elsewhere")) === 401, "the token is checked before anything else (401, not 404, on an unknown path)");
+  const good = await exec("return 'authorized'");
+  check(good.done?.value === "authorized", "right token -> run");
+});
+
+section("Liberty's upgrade request, replayed byte for byte", async () => {
+  // Open Liberty's Jakarta WebSocket client (and the JDK's java.net.http client) send Content-Length: 0
+  // on the upgrade; Deno.serve answers that with 400. This is that request.
+  const key = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
+  const req = `GET /v1/run HTTP/1.1\r\n` +
+    `Host: 127.0.0.1:${PORT}\r\n` +
+    `Upgrade: websocket\r\n` +
+    `Connection: Upgrade\r\n` +
+    `Sec-WebSocket-Key: ${key}\r\n` +
+    `Sec-WebSocket-Version: 13\r\n` +
+    `Authorization: Bearer ${TOKEN}\r\n` +
+    `Content-Length: 0\r\n` +
+    `\r\n`;
+  const c = await rawUpgrade(req);
+  check(c.head.startsWith("HTTP/1.1 101"), "upgrade with Content-Length: 0 -> 101 Switching Protocols", c.head);
+  await c.sendText(JSON.stringify({ type: "start", runId: "liberty", code: "return { hello: input.who }", input: { who: "liberty" }, limits: { timeoutMs: 3000 } }));
+  const frames = await c.readFrames();
+  const done = frames.filter((f) => f.op === 1).map((f) => JSON.parse(f.text)).find((m) => m.type === "done");
+  check(done?.status === "ok" && done.value?.hello === "liberty" && frames[frames.length - 1]?.op === 8, "the run completes over that socket and the runner closes it", frames);
+  c.close();
+  const bad = await rawUpgrade(req.replace(`Bearer ${TOKEN}`, "Bearer nope"));
+  check(bad.head.startsWith("HTTP/1.1 401"), "the same request with a wrong token -> 401", bad.head);
+  bad.close();
+});
+
+section("end to end: a client playing the gateway", async () => {
+  // The orders example from DESIGN.md, with a fake tool catalogue answered by the test client.
+  const orders = [{ id: 1, status: "open", amount: 10 }, { id: 2, status: "closed", amount: 5 }, { id: 3, status: "open", amount: 32.5 }];
+  const r = await exec(
+    `const tools = await amcp.search("orders");
+     const schema = await amcp.describe(tools[0].name);
+     const orders = await amcp.run(tools[0].name, { customerId: input.customerId });
+     const open = orders.filter((o) => o.status === "open");
+     console.log("open orders:", open.length);
+     return { tool: schema.name, open: open.length, total: open.reduce((s, o) => s + o.amount, 0) };`,
+    { input: { customerId: "acme" }, onBridge: (b) => {
+      if (b.op === "search") return { ok: true, value: [{ name: "orders_list", title: "Orders", description: "List orders", readOnly: true }] };
+      if (b.op === "describe") return { ok: true, value: { name: "orders_list", description: "List orders", inputSchema: { type: "object" }, readOnly: true } };
+      if (b.op === "run" && b.args.args.customerId === "acme") return { ok: true, value: orders };
+      return { ok: false, error: { code: "NOT_FOUND", message: "no such customer" } };
+    } },
+  );
+  check(r.done?.status === "ok" && JSON.stringify(r.done.value) === '{"tool":"orders_list","open":2,"total":42.5}' && r.done.stats.bridgeCalls === 3 && r.consoles[0]?.text === "open orders: 2", "orders workflow: search, describe, run, console, result", short(r));
+});
+
+section("ops inventory (Deno 2.9.6)", async () => {
+  const r = await exec(`return Object.keys(Deno[Deno.internal].core.ops).sort()`);
+  const reviewed = (await Deno.readTextFile(`${HERE}ops-inventory-deno-2.9.6.txt`)).split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#")).sort();
+  const have: string[] = r.done?.value ?? [];
+  const added = have.filter((o) => !reviewed.includes(o));
+  const removed = reviewed.filter((o) => !have.includes(o));
+  check(r.done?.status === "ok" && added.length === 0 && removed.length === 0, `ops table matches the reviewed list (${reviewed.length} ops)`, { added, removed });
+});
+
+section("busy: bounded queue, then a clear refusal", async () => {
+  await waitWarm(MAX_CONCURRENT);
+  const n = MAX_CONCURRENT + MAX_QUEUE + 2;
+  const runs = await Promise.all(Array.from({ length: n }, () => rawExec(`await new Promise((r) => setTimeout(r, 1500)); return "ran"`, { limits: { timeoutMs: 20000 } })));
+  const ranOk = runs.filter((r) => r.done?.status === "ok").length;
+  const busy = runs.filter((r) => r.done?.status === "error" && r.done.error?.name === "BusyError" && r.done.error?.code === "busy");
+  check(ranOk === MAX_CONCURRENT + MAX_QUEUE && busy.length === 2, `${n} runs at once: ${MAX_CONCURRENT} run + ${MAX_QUEUE} queued complete, 2 refused with BusyError`, { ranOk, busy: busy.length, sample: runs.map((r) => r.done?.status) });
+  check(busy.every((r) => r.ms < 1000), "a busy refusal comes at once, not after a hang", busy.map((r) => Math.round(r.ms)));
+  await nextRunFine("the burst");
+});
+
+// ---------------------------------------------------------------------------------------------------
+if (Deno.env.get("PRINT_OPS") === "1") {
+  const r = await exec(`return Object.keys(Deno[Deno.internal].core.ops).sort()`);
+  console.log(r.done.value.join("\n"));
+  Deno.exit(0);
+}
+const t0 = performance.now();
+for (const [name, fn] of sections) {
+  console.log(`\n# ${name}`);
+  try {
+    await fn();
+  } catch (e) {
+    check(false, `section "${name}" threw`, String((e as Error)?.stack ?? e));
+  }
+}
+console.log(`\ncontainment suite: ${passed + failed} assertions in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+if (failures.length) console.log("failures:\n  " + failures.join("\n  "));
+console.log(`${passed} passed, ${failed} failed`);
+Deno.exit(failed === 0 && passed >= 45 ? 0 : 1);
