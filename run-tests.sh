@@ -1,20 +1,45 @@
 #!/usr/bin/env bash
 # Runs every test of AMCP Gateway:
-#   1. unit tests (surefire) and Arquillian integration tests on a managed Open Liberty (failsafe);
+#   1. a live code runner is started (runner-image/run-local.sh) for the code-mode integration tests;
+#   2. unit tests (surefire) and Arquillian integration tests on a managed Open Liberty (failsafe);
 #      the server uses PostgreSQL when DB_URL (plus DB_USER, DB_PASSWORD) is set, embedded H2 otherwise;
-#   2. the runner's containment suite against a live supervisor (runner-image/test.sh), when present.
+#   3. the runner's containment suite against its own live supervisor (runner-image/test.sh).
+# Extra Maven arguments can be passed in MAVEN_ARGS.
 set -euo pipefail
 cd "$(dirname "$0")"
 
 step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
 started=$(date +%s)
+mkdir -p target
+
+runner_pid=""
+cleanup() { [ -n "$runner_pid" ] && kill "$runner_pid" 2>/dev/null; wait 2>/dev/null || true; }
+trap cleanup EXIT INT TERM
+
+step "Starting a code runner for the integration tests (first use installs Deno from npm)"
+runner_token="$(head -c 32 /dev/urandom | base64 | tr -d '/+=')"
+port_file="target/it-runner.port"
+rm -f "$port_file"
+CODE_RUNNER_TOKEN="$runner_token" CODE_RUNNER_PORT=0 CODE_RUNNER_PORT_FILE="$port_file" \
+  runner-image/run-local.sh > target/it-runner.log 2>&1 &
+runner_pid=$!
+for _ in $(seq 1 600); do
+  [ -s "$port_file" ] && break
+  kill -0 "$runner_pid" 2>/dev/null || { cat target/it-runner.log; echo "the code runner failed to start" >&2; exit 1; }
+  sleep 0.5
+done
+[ -s "$port_file" ] || { cat target/it-runner.log; echo "the code runner did not start within 300 s" >&2; exit 1; }
+runner_url="ws://127.0.0.1:$(cat "$port_file")"
+echo "code runner at $runner_url (log: target/it-runner.log)"
 
 step "Maven: unit and integration tests (database: ${DB_URL:-embedded H2})"
-mvn -B verify ${MAVEN_ARGS:-}
+# shellcheck disable=SC2086
+mvn -B verify -Dit.runner.url="$runner_url" -Dit.runner.token="$runner_token" ${MAVEN_ARGS:-}
 
-if [ -x runner-image/test.sh ]; then
-  step "Runner containment suite"
-  runner-image/test.sh
-fi
+cleanup
+runner_pid=""
+
+step "Runner containment suite"
+runner-image/test.sh
 
 step "All tests passed in $(( $(date +%s) - started )) s"

@@ -1,6 +1,9 @@
 package dev.amcp.gateway.it;
 
+import dev.amcp.gateway.governance.TestLicenses;
 import java.io.File;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.importer.ZipImporter;
@@ -18,21 +21,60 @@ public final class Deployments {
     private Deployments() {}
 
     public static WebArchive gateway() {
+        return gateway(NAME, true, Map.of());
+    }
+
+    /**
+     * A deployment of the gateway with test settings. The main one keeps the WAR's context root (/); others are
+     * served under their own name, so several can run side by side with different settings.
+     */
+    public static WebArchive gateway(String name, boolean rootContext, Map<String, String> overrides) {
         String port = System.getProperty("it.http.port", "9180");
-        String base = "http://127.0.0.1:" + port; // the WAR's ibm-web-ext.xml sets the context root to /
-        JavaArchive settings = ShrinkWrap.create(JavaArchive.class, "it-settings.jar")
-                .addAsResource(new StringAsset(String.join("\n",
-                        "config_ordinal=200",
-                        "it.base.url=" + base,
-                        "AMCP_UPSTREAM_DEMO=" + base + "/demo-api",
-                        "AMCP_UPSTREAM_IT=" + base + "/it-upstream",
-                        "AMCP_CREDENTIAL_IT_VALUE=Bearer it-upstream-secret",
-                        "AMCP_UPSTREAM_MAX_BYTES=65536",
-                        "")), "META-INF/microprofile-config.properties");
-        return ShrinkWrap.create(ZipImporter.class, NAME + ".war")
+        String server = "http://127.0.0.1:" + port;
+        String base = rootContext ? server : server + "/" + name;
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("config_ordinal", "200");
+        settings.put("it.base.url", base);
+        settings.put("AMCP_UPSTREAM_DEMO", base + "/demo-api");
+        settings.put("AMCP_UPSTREAM_IT", base + "/it-upstream");
+        settings.put("AMCP_CREDENTIAL_IT_VALUE", "Bearer it-upstream-secret");
+        settings.put("AMCP_UPSTREAM_MAX_BYTES", "65536");
+        settings.put("AMCP_LICENSE_EXTRA_TRUSTED_KEYS", TestLicenses.TEST_PUBLIC_KEY);
+        settings.put("AMCP_CODE_TIMEOUT_MS", "3000");
+        settings.put("AMCP_CODE_MAX_CONSOLE_BYTES", "4096");
+        settings.put("AMCP_CODE_MAX_RESULT_BYTES", "65536");
+        String runnerUrl = System.getProperty("it.runner.url", "");
+        if (!runnerUrl.isBlank()) {
+            settings.put("CODE_RUNNER_URL", runnerUrl);
+            settings.put("CODE_RUNNER_TOKEN", System.getProperty("it.runner.token", ""));
+        }
+        settings.putAll(overrides);
+        StringBuilder properties = new StringBuilder();
+        settings.forEach((k, v) -> {
+            if (v != null) {
+                properties.append(k).append('=').append(v).append('\n');
+            }
+        });
+        JavaArchive settingsJar = ShrinkWrap.create(JavaArchive.class, "it-settings.jar")
+                .addAsResource(new StringAsset(properties.toString()), "META-INF/microprofile-config.properties");
+        WebArchive war = ShrinkWrap.create(ZipImporter.class, name + ".war")
                 .importFrom(new File("target/amcp-gateway.war"))
                 .as(WebArchive.class)
                 .addPackage(Deployments.class.getPackage())
-                .addAsLibrary(settings);
+                .addClass(TestLicenses.class)
+                .addAsLibrary(settingsJar);
+        if (!rootContext) {
+            war.delete("WEB-INF/ibm-web-ext.xml");
+        }
+        return war;
+    }
+
+    /** The live runner's URL, which run-tests.sh passes in; code-mode tests cannot run without one. */
+    public static String requireRunner() {
+        String url = System.getProperty("it.runner.url", "");
+        if (url.isBlank()) {
+            throw new IllegalStateException("No code runner: run the tests with ./run-tests.sh, which starts one");
+        }
+        return url;
     }
 }

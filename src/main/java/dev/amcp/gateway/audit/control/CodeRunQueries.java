@@ -16,6 +16,7 @@ import java.util.Optional;
 
 /** Reads the code-run audit of the caller's workspace, for admins only. */
 @ApplicationScoped
+@jakarta.transaction.Transactional // a fresh persistence context per call: outside a transaction Liberty keeps one per request
 public class CodeRunQueries {
 
     public static final int MAX_PAGE = 500;

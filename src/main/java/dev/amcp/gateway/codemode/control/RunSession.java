@@ -180,13 +180,20 @@ final class RunSession extends Endpoint {
                     finish(RunStatus.SUCCESS, value, null);
                 }
             }
-            case "error" -> finish(RunStatus.ERROR, null, describeError(done.error()));
+            case "error" -> finish(breachedRunnerLimit(done.error()) ? RunStatus.LIMIT : RunStatus.ERROR, null, describeError(done.error()));
             case "timeout" -> finish(RunStatus.TIMEOUT, null, "The run exceeded its timeout of " + limits.timeoutMs() + " ms");
             case "memory" -> finish(RunStatus.LIMIT, null, "The run exceeded its memory limit of " + limits.memoryMb() + " MB");
             case "cancelled" -> finish(RunStatus.CANCELLED, null, "The run was cancelled");
             default -> finish(RunStatus.ERROR, null, "The runner ended the run with a protocol error"
                     + (done.error() == null ? "" : ": " + JsonSupport.string(done.error(), "message", "")));
         }
+    }
+
+    /** The runner refused to go past a ceiling the gateway set (result size, bridge budget): that is a LIMIT. */
+    static boolean breachedRunnerLimit(JsonObject error) {
+        String name = error == null ? "" : JsonSupport.string(error, "name", "");
+        String message = error == null ? "" : JsonSupport.string(error, "message", "");
+        return "OutputLimitError".equals(name) || ("AmcpError".equals(name) && message.startsWith("bridge call budget exhausted"));
     }
 
     static String describeError(JsonObject error) {

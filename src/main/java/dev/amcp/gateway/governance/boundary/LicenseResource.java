@@ -39,6 +39,11 @@ public class LicenseResource {
         return json(licenses.install(caller.get(), document)).toString();
     }
 
+    @jakarta.ws.rs.DELETE
+    public String uninstall() {
+        return json(licenses.uninstall(caller.get())).toString();
+    }
+
     static JsonObject json(LicenseTerms terms) {
         var b = Json.createObjectBuilder().add("edition", terms.edition().wire()).add("licensee", terms.licensee())
                 .add("features", terms.features());

@@ -89,6 +89,15 @@ public class LicenseService {
         return store(document);
     }
 
+    /** Removes the installed license; the community terms apply again. */
+    @RequiresCapability(Capability.ADMIN)
+    @Transactional
+    public LicenseTerms uninstall(Caller caller) {
+        em.createNamedQuery(License.ACTIVE, License.class).getResultList().forEach(License::deactivate);
+        cached = null;
+        return LicenseTerms.community();
+    }
+
     @Transactional
     LicenseTerms store(String document) {
         LicenseVerifier.Verified verified = verifier.verify(document);
@@ -103,7 +112,8 @@ public class LicenseService {
         return terms;
     }
 
-    private LicenseTerms load() {
+    @Transactional
+    LicenseTerms load() {
         List<License> active = em.createNamedQuery(License.ACTIVE, License.class).setMaxResults(1).getResultList();
         if (active.isEmpty()) {
             return LicenseTerms.community();

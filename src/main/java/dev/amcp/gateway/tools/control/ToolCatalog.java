@@ -14,6 +14,7 @@ import java.util.Optional;
 
 /** Finds the tools a caller may use in its scope: stored tools filtered by the policy, plus virtual tools. */
 @ApplicationScoped
+@jakarta.transaction.Transactional // a fresh persistence context per call: outside a transaction Liberty keeps one per request
 public class ToolCatalog {
 
     @PersistenceContext(unitName = "amcp")

@@ -1,0 +1,316 @@
+package dev.amcp.gateway.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.amcp.gateway.audit.control.CodeRunQueries;
+import dev.amcp.gateway.audit.entity.CodeRun;
+import dev.amcp.gateway.codemode.control.BridgeDispatcher;
+import dev.amcp.gateway.codemode.control.CodeToolService;
+import dev.amcp.gateway.codemode.entity.CodeToolDraft;
+import dev.amcp.gateway.codemode.entity.CodeToolSpec;
+import dev.amcp.gateway.governance.TestLicenses;
+import dev.amcp.gateway.governance.control.GateRefusedException;
+import dev.amcp.gateway.governance.control.LicenseService;
+import dev.amcp.gateway.governance.entity.CallScope;
+import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.platform.control.JsonSupport;
+import dev.amcp.gateway.tools.control.ToolCatalog;
+import dev.amcp.gateway.tools.control.ToolExecutor;
+import dev.amcp.gateway.tools.control.ToolService;
+import dev.amcp.gateway.tools.entity.McpTool;
+import dev.amcp.gateway.tools.entity.ToolDraft;
+import dev.amcp.gateway.tools.entity.ToolNotAvailableException;
+import dev.amcp.gateway.tools.entity.ToolResult;
+import dev.amcp.gateway.workspace.control.WorkspaceService;
+import dev.amcp.gateway.workspace.entity.McpServerConfig;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.util.List;
+import java.util.Set;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Code mode end to end against the live Deno runner: inline {@code code_execute}, saved code tools, the bridge
+ * rules, the gateway's ceilings, license gates and the audit trail.
+ */
+@ExtendWith(ArquillianExtension.class)
+class CodeModeIT {
+
+    @Deployment
+    static WebArchive deployment() {
+        Deployments.requireRunner();
+        return Deployments.gateway();
+    }
+
+    @Inject
+    Fixtures fixtures;
+
+    @Inject
+    ToolExecutor executor;
+
+    @Inject
+    ToolCatalog catalog;
+
+    @Inject
+    WorkspaceService workspaces;
+
+    @Inject
+    CodeToolService codeTools;
+
+    @Inject
+    CodeRunQueries runs;
+
+    @Inject
+    LicenseService licenses;
+
+    @Inject
+    BridgeDispatcher dispatcher;
+
+    static final String ID_SCHEMA = "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]}";
+
+    @AfterEach
+    void backToCommunity() {
+        licenses.uninstall(fixtures.tenant().admin());
+    }
+
+    /** A tenant whose server "main" has a read tool echo and a write tool post_echo; inline code on, viewers granted. */
+    Fixtures.Tenant inlineTenant() {
+        var t = fixtures.tenant();
+        fixtures.httpTool(t, "main", "echo", ID_SCHEMA, "{\"method\":\"GET\",\"url\":\"${AMCP_UPSTREAM_IT}/echo/{id}\"}");
+        fixtures.httpTool(t, "main", "post_echo", null, "{\"method\":\"POST\",\"url\":\"${AMCP_UPSTREAM_IT}/echo\"}");
+        workspaces.setCodeMode(t.server().getId(), McpServerConfig.CodeMode.INLINE);
+        for (String role : List.of("viewer", "admin")) {
+            var r = workspaces.role(t.workspace().getId(), role);
+            var caps = new java.util.TreeSet<>(r.getCapabilities());
+            caps.add("inlineCode");
+            workspaces.updateRole(r.getId(), caps, true, Set.of());
+        }
+        return t;
+    }
+
+    Caller onServer(Fixtures.Tenant t, String key) {
+        return fixtures.apiKeysAuth(key).withScope(CallScope.server(t.server().getId()));
+    }
+
+    ToolResult codeExecute(Caller caller, String code, String inputJson) {
+        var args = Json.createObjectBuilder().add("code", code);
+        if (inputJson != null) {
+            args.add("input", JsonSupport.parse(inputJson));
+        }
+        return executor.call(caller, "code_execute", args.build());
+    }
+
+    CodeRun lastRun(Fixtures.Tenant t) {
+        return runs.list(t.admin(), new CodeRunQueries.Filter(null, null, null, null, null, 1)).get(0);
+    }
+
+    @Test
+    void inlineCodeSearchesDescribesAndRunsReadToolsOfItsServer() {
+        var t = inlineTenant();
+        Caller viewer = onServer(t, t.viewerKey());
+        assertTrue(catalog.list(viewer).stream().anyMatch(d -> d.name().equals("code_execute")));
+        ToolResult result = codeExecute(viewer, """
+                const found = await amcp.search('echo');
+                const d = await amcp.describe('echo');
+                const r = await amcp.run('echo', {id: String(input.n)});
+                console.log('fetched', r.id);
+                return {found: found.map(t => t.name), required: d.inputSchema.required, id: r.id};
+                """, "{\"n\": 5}");
+        assertFalse(result.isError(), result.text());
+        JsonObject value = result.structuredContent();
+        assertEquals(Json.createArrayBuilder().add("echo").build(), value.getJsonArray("found"), "search shows only read tools");
+        assertEquals("id", value.getJsonArray("required").getString(0));
+        assertEquals("5", value.getString("id"));
+        CodeRun run = lastRun(t);
+        assertEquals("SUCCESS", run.getStatus());
+        assertTrue(run.isInlineRun());
+        assertEquals(3, run.getBridgeCalls());
+        assertEquals(3, fixtures.inTx(em -> em.find(CodeRun.class, run.getId())).getBridgeTrace().getJsonArray("calls").size());
+    }
+
+    @Test
+    void inlineCodeCannotWriteEvenForAdminsAndMissingToolsLookTheSame() {
+        var t = inlineTenant();
+        ToolResult result = codeExecute(onServer(t, t.adminKey()), """
+                const codes = [];
+                for (const name of ['post_echo', 'does_not_exist']) {
+                  try { await amcp.run(name, {}); codes.push('ran'); } catch (e) { codes.push(e.name + ':' + e.code + ':' + e.message.replace(name, 'X')); }
+                }
+                return {codes};
+                """, null);
+        assertFalse(result.isError(), result.text());
+        var codes = result.structuredContent().getJsonArray("codes");
+        assertTrue(codes.getString(0).startsWith("AmcpError:not_available"), codes.toString());
+        assertEquals(codes.getString(0), codes.getString(1), "a write tool and a missing tool are indistinguishable");
+    }
+
+    @Test
+    void codeExecuteIsOfferedOnlyWhereItIsOnAndGranted() {
+        var t = inlineTenant();
+        Caller member = onServer(t, t.memberKey()); // member was not granted inlineCode
+        assertTrue(catalog.list(member).stream().noneMatch(d -> d.name().equals("code_execute")));
+        assertThrows(ToolNotAvailableException.class, () -> codeExecute(member, "return 1", null));
+        Caller shared = fixtures.apiKeysAuth(t.viewerKey()).withScope(CallScope.sharedEndpoint());
+        assertTrue(catalog.list(shared).stream().noneMatch(d -> d.name().equals("code_execute")), "never on the shared endpoint");
+        workspaces.setCodeMode(t.server().getId(), McpServerConfig.CodeMode.OFF);
+        Caller viewer = onServer(t, t.viewerKey());
+        assertTrue(catalog.list(viewer).stream().noneMatch(d -> d.name().equals("code_execute")), "off means off");
+    }
+
+    @Test
+    void errorsCarryNameMessageAndConsole() {
+        var t = inlineTenant();
+        ToolResult result = codeExecute(onServer(t, t.viewerKey()), "console.log('about to fail'); throw new TypeError('bad input ' + input.x);", "{\"x\": 7}");
+        assertTrue(result.isError());
+        assertTrue(result.text().contains("TypeError: bad input 7"), result.text());
+        assertTrue(result.text().contains("about to fail"), result.text());
+        assertEquals("ERROR", lastRun(t).getStatus());
+    }
+
+    @Test
+    void wallClockAndConsoleCeilingsEndTheRun() {
+        var t = inlineTenant();
+        Caller viewer = onServer(t, t.viewerKey());
+        long start = System.nanoTime();
+        ToolResult spin = codeExecute(viewer, "while (true) {}", null);
+        long ms = (System.nanoTime() - start) / 1_000_000;
+        assertTrue(spin.isError());
+        assertTrue(ms < 3000 + 2500, "ended after " + ms + " ms");
+        assertTrue(Set.of("TIMEOUT", "LIMIT").contains(lastRun(t).getStatus()), lastRun(t).getStatus());
+        ToolResult flood = codeExecute(viewer, "for (let i = 0; i < 1000; i++) console.log('x'.repeat(100)); return 1;", null);
+        assertTrue(flood.isError(), flood.text());
+        assertEquals("LIMIT", lastRun(t).getStatus());
+        assertTrue(lastRun(t).getError().contains("Console output exceeded 4096 bytes"), lastRun(t).getError());
+        ToolResult big = codeExecute(viewer, "return 'y'.repeat(100000);", null);
+        assertTrue(big.isError());
+        assertEquals("LIMIT", lastRun(t).getStatus());
+    }
+
+    @Test
+    void identityNeverComesFromTheSandbox() {
+        var t = inlineTenant();
+        Caller viewer = onServer(t, t.viewerKey());
+        var answer = dispatcher.handle(viewer, "run", Json.createObjectBuilder().add("name", "echo")
+                .add("args", Json.createObjectBuilder().add("id", "1")).add("workspaceId", 1).add("role", "admin").build());
+        assertFalse(answer.ok());
+        assertEquals("identity_rejected", answer.errorCode());
+    }
+
+    ToolDraft draft(String server, String name) {
+        return new ToolDraft(server, name, name, "code tool " + name, null, null, null);
+    }
+
+    @Test
+    void savedCodeToolsCallOnlyWhatTheyUse() {
+        var t = inlineTenant();
+        fixtures.httpTool(t, "main", "echo2", ID_SCHEMA, "{\"method\":\"GET\",\"url\":\"${AMCP_UPSTREAM_IT}/echo/{id}\"}");
+        codeTools.create(t.admin(), new CodeToolDraft(draft("main", "lookup"), new CodeToolSpec("""
+                const a = await amcp.run('echo', {id: input.id});
+                let other;
+                try { await amcp.run('echo2', {id: 'x'}); other = 'ran'; } catch (e) { other = e.code; }
+                const visible = (await amcp.search()).map(t => t.name);
+                return {id: a.id, other, visible};
+                """, List.of("echo"), CodeToolSpec.INVOKER, false)));
+        ToolResult result = executor.call(onServer(t, t.viewerKey()), "lookup", Json.createObjectBuilder().add("id", "42").build());
+        assertFalse(result.isError(), result.text());
+        assertEquals("42", result.structuredContent().getString("id"));
+        assertEquals("not_available", result.structuredContent().getString("other"));
+        assertEquals(Json.createArrayBuilder().add("echo").build(), result.structuredContent().getJsonArray("visible"));
+        CodeRun run = lastRun(t);
+        assertEquals("lookup", run.getToolName());
+        assertFalse(run.isInlineRun());
+        assertEquals("invoker", run.getRunAsMode());
+        assertEquals("viewer", run.getRunAsRole());
+    }
+
+    @Test
+    void saveTimeGatesRefuseNestingForeignToolsAndNonAdmins() {
+        var t = inlineTenant();
+        var other = fixtures.tenant();
+        fixtures.httpTool(other, "main", "foreign", null, "{\"method\":\"GET\",\"url\":\"${AMCP_UPSTREAM_IT}/html\"}");
+        var spec = new CodeToolSpec("return 1", List.of("foreign"), CodeToolSpec.INVOKER, false);
+        var invalid = assertThrows(ToolService.InvalidToolException.class, () -> codeTools.create(t.admin(), new CodeToolDraft(draft("main", "c1"), spec)));
+        assertTrue(invalid.problems().get("uses").contains("not a tool of this workspace"), invalid.problems().toString());
+        codeTools.create(t.admin(), new CodeToolDraft(draft("main", "inner"), new CodeToolSpec("return 1", List.of("echo"), "invoker", false)));
+        var nested = assertThrows(ToolService.InvalidToolException.class, () -> codeTools.create(t.admin(),
+                new CodeToolDraft(draft("main", "outer"), new CodeToolSpec("return 1", List.of("inner"), "invoker", false))));
+        assertTrue(nested.problems().get("uses").contains("code tools cannot call code tools"));
+        var refused = assertThrows(GateRefusedException.class, () -> codeTools.create(t.member(),
+                new CodeToolDraft(draft("main", "c2"), new CodeToolSpec("return 1", List.of("echo"), "invoker", false))));
+        assertTrue(refused.getMessage().contains("'admin' capability"), refused.getMessage());
+    }
+
+    @Test
+    void licenseGatesCodeToolCountAndWrites() {
+        var t = inlineTenant();
+        var spec = new CodeToolSpec("return 1", List.of("echo"), "invoker", false);
+        for (int i = 1; i <= 3; i++) {
+            assertTrue(codeTools.create(t.admin(), new CodeToolDraft(draft("main", "ct" + i), spec)).warnings().isEmpty());
+        }
+        var hard = assertThrows(GateRefusedException.class, () -> codeTools.create(t.admin(), new CodeToolDraft(draft("main", "ct4"), spec)));
+        assertTrue(hard.getMessage().contains("community license allows 3"), hard.getMessage());
+        var writes = new CodeToolSpec("return 1", List.of("post_echo"), "invoker", true);
+        licenses.install(t.admin(), TestLicenses.sign("pro", 3, 1000));
+        var soft = codeTools.create(t.admin(), new CodeToolDraft(draft("main", "ct4"), spec));
+        assertEquals(1, soft.warnings().size(), "paid editions warn instead of refusing");
+        var needsEnterprise = assertThrows(GateRefusedException.class, () -> codeTools.update(t.admin(), soft.value().getId(),
+                new CodeToolDraft(draft("main", "ct4"), writes)));
+        assertTrue(needsEnterprise.getMessage().contains("Enterprise"), needsEnterprise.getMessage());
+        licenses.install(t.admin(), TestLicenses.sign("enterprise", 100, 1000));
+        assertFalse(codeTools.update(t.admin(), soft.value().getId(), new CodeToolDraft(draft("main", "ct4"), writes)).value().isReadOnly());
+    }
+
+    @Test
+    void definerModeRunsWithTheDefinersRoleWhileTheCodeIsUnchanged() {
+        var t = inlineTenant();
+        licenses.install(t.admin(), TestLicenses.sign("enterprise", 100, 1000));
+        workspaces.createServer(t.workspace().getId(), "ops", "Ops", null);
+        fixtures.httpTool(t, "ops", "ops_echo", ID_SCHEMA, "{\"method\":\"GET\",\"url\":\"${AMCP_UPSTREAM_IT}/echo/{id}\"}");
+        var memberRole = workspaces.role(t.workspace().getId(), "member");
+        workspaces.updateRole(memberRole.getId(), memberRole.getCapabilities(), false, Set.of(t.server().getId()));
+        String code = "try { return (await amcp.run('ops_echo', {id: 'z'})).id; } catch (e) { return e.code; }";
+        var asDefiner = codeTools.create(t.admin(), new CodeToolDraft(draft("main", "as_definer"), new CodeToolSpec(code, List.of("ops_echo"), "definer", false)));
+        codeTools.create(t.admin(), new CodeToolDraft(draft("main", "as_invoker"), new CodeToolSpec(code, List.of("ops_echo"), "invoker", false)));
+        Caller member = onServer(t, t.memberKey());
+        assertEquals("\"z\"", executor.call(member, "as_definer", JsonObject.EMPTY_JSON_OBJECT).text(), "the definer may use server ops");
+        assertEquals("\"not_available\"", executor.call(member, "as_invoker", JsonObject.EMPTY_JSON_OBJECT).text(), "the member may not");
+        assertEquals("admin", runs.list(t.admin(), new CodeRunQueries.Filter(null, "as_definer", null, null, null, 1)).get(0).getRunAsRole());
+        assertEquals("member", runs.list(t.admin(), new CodeRunQueries.Filter(null, "as_invoker", null, null, null, 1)).get(0).getRunAsRole());
+        // Someone edits the stored code behind the service's back: the pin no longer matches, so it must not run.
+        int changed = fixtures.inTx(em -> em.createQuery("update McpTool t set t.endpointMapping = :m where t.id = :id")
+                .setParameter("m", new CodeToolSpec("return 'pwned'", List.of("ops_echo"), "definer", false).toMapping())
+                .setParameter("id", asDefiner.value().getId()).executeUpdate());
+        assertEquals(1, changed);
+        assertEquals("return 'pwned'", catalog.findStored(member, "as_definer").orElseThrow().getEndpointMapping().getString("code"),
+                "the catalog reads what is stored now");
+        ToolResult tampered = executor.call(member, "as_definer", JsonObject.EMPTY_JSON_OBJECT);
+        assertTrue(tampered.isError(), tampered.text());
+        assertTrue(tampered.text().contains("no longer matches"), tampered.text());
+        var resaved = codeTools.update(t.admin(), asDefiner.value().getId(),
+                new CodeToolDraft(draft("main", "as_definer"), new CodeToolSpec(code + " ", List.of("ops_echo"), "definer", false)));
+        assertTrue(resaved.warnings().get(0).contains("pinned"), resaved.warnings().toString());
+        assertEquals("\"z\"", executor.call(member, "as_definer", JsonObject.EMPTY_JSON_OBJECT).text());
+    }
+
+    @Test
+    void monthlyQuotaRefusesRunsWithLimit() {
+        var t = inlineTenant();
+        licenses.install(t.admin(), TestLicenses.sign("pro", 10, 1));
+        Caller viewer = onServer(t, t.viewerKey());
+        assertFalse(codeExecute(viewer, "return 1", null).isError());
+        ToolResult second = codeExecute(viewer, "return 2", null);
+        assertTrue(second.isError());
+        assertTrue(second.text().contains("Monthly code-run quota"), second.text());
+        assertEquals("LIMIT", lastRun(t).getStatus());
+        assertTrue(codeExecute(viewer, "return 3", null).isError(), "quota-refused runs do not free up the quota");
+    }
+}
