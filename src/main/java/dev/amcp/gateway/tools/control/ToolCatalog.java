@@ -34,6 +34,11 @@ public class ToolCatalog {
         return result;
     }
 
+    /** Only the stored tools this caller may use here, without virtual tools (the shared MCP endpoint's list). */
+    public List<ToolDescriptor> listStored(Caller caller) {
+        return storedTools(caller).stream().filter(t -> ToolAccessPolicy.permits(caller, t)).map(ToolDescriptor::of).toList();
+    }
+
     /** A stored tool by name if this caller may use it; empty whether it is missing or out of scope. */
     public Optional<McpTool> findStored(Caller caller, String name) {
         return em.createNamedQuery(McpTool.BY_NAME, McpTool.class)
