@@ -103,7 +103,7 @@ public class McpResource {
 
     @GET
     @Path("{server}")
-    public Response getServer() {
+    public Response getServer(@PathParam("server") String server) {
         return methodNotAllowed();
     }
 
@@ -114,7 +114,7 @@ public class McpResource {
 
     @DELETE
     @Path("{server}")
-    public Response deleteServer() {
+    public Response deleteServer(@PathParam("server") String server) {
         return methodNotAllowed();
     }
 

@@ -62,7 +62,7 @@ public record HttpEndpointMapping(String method, String url, Map<String, String>
 
     public List<String> pathParameters() {
         List<String> names = new ArrayList<>();
-        Matcher m = PATH_PARAM.matcher(url);
+        Matcher m = PATH_PARAM.matcher(SETTING.matcher(url).replaceAll("")); // ${AMCP_UPSTREAM_X} is no path parameter
         while (m.find()) {
             names.add(m.group(1));
         }
