@@ -53,8 +53,8 @@ public final class McpHttp {
     }
 
     public static McpSyncClient sdkClient(String endpoint, String key, Consumer<io.modelcontextprotocol.spec.McpSchema.ProgressNotification> progress) {
-        HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder(base())
-                .endpoint(endpoint)
+        HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + System.getProperty("it.http.port", "9180"))
+                .endpoint("/" + Deployments.NAME + endpoint)
                 .httpRequestCustomizer((builder, method, uri, body, context) -> builder.setHeader("Authorization", "Bearer " + key))
                 .build();
         McpClient.SyncSpec spec = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(30))
