@@ -184,8 +184,9 @@ public class McpResource {
         JsonValue parsed;
         try {
             parsed = JsonSupport.parse(new String(bytes, StandardCharsets.UTF_8));
-        } catch (IllegalArgumentException | StackOverflowError e) {
-            return error(400, McpError.PARSE_ERROR, "Parse error: the body is not valid JSON");
+        } catch (RuntimeException | StackOverflowError e) {
+            // malformed, too deeply nested or numbers beyond the parser's limits: all a parse error for the client
+            return error(400, McpError.PARSE_ERROR, "Parse error: the body is not valid JSON or exceeds parser limits");
         }
         ProtocolVersion version = headerVersion != null ? headerVersion
                 : session != null ? session.version() : ProtocolVersion.DEFAULT;
