@@ -25,14 +25,18 @@ public class ToolCatalog {
 
     /** Every tool this caller may use here, stored tools first, each name once, sorted by name within a kind. */
     public List<ToolDescriptor> list(Caller caller) {
-        List<ToolDescriptor> result = new ArrayList<>();
-        storedTools(caller).stream().filter(t -> ToolAccessPolicy.permits(caller, t)).map(ToolDescriptor::of).forEach(result::add);
+        List<ToolDescriptor> result = new ArrayList<>(listStored(caller));
         for (ToolProvider provider : providers) {
             provider.virtualTools(caller).stream().map(ToolProvider.VirtualTool::descriptor)
                     .filter(d -> result.stream().noneMatch(r -> r.name().equals(d.name())))
                     .forEach(result::add);
         }
         return result;
+    }
+
+    /** Only the stored tools this caller may use here, without virtual tools (the shared MCP endpoint's list). */
+    public List<ToolDescriptor> listStored(Caller caller) {
+        return storedTools(caller).stream().filter(t -> ToolAccessPolicy.permits(caller, t)).map(ToolDescriptor::of).toList();
     }
 
     /** A stored tool by name if this caller may use it; empty whether it is missing or out of scope. */

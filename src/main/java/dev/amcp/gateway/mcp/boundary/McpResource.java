@@ -1,0 +1,380 @@
+package dev.amcp.gateway.mcp.boundary;
+
+import dev.amcp.gateway.governance.entity.CallScope;
+import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.mcp.control.McpProtocol;
+import dev.amcp.gateway.mcp.control.McpProtocol.Exchange;
+import dev.amcp.gateway.mcp.control.McpSessions;
+import dev.amcp.gateway.mcp.control.OriginPolicy;
+import dev.amcp.gateway.mcp.entity.JsonRpcMessage;
+import dev.amcp.gateway.mcp.entity.McpError;
+import dev.amcp.gateway.mcp.entity.McpWire;
+import dev.amcp.gateway.mcp.entity.ProtocolVersion;
+import dev.amcp.gateway.platform.control.JsonSupport;
+import dev.amcp.gateway.platform.control.Settings;
+import dev.amcp.gateway.tools.control.CallContext;
+import dev.amcp.gateway.workspace.boundary.BearerAuthFilter;
+import dev.amcp.gateway.workspace.control.ApiKeyService;
+import dev.amcp.gateway.workspace.control.WorkspaceService;
+import dev.amcp.gateway.workspace.entity.McpServerConfig;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.StreamingOutput;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * MCP Streamable HTTP on {@code POST /mcp/{server}} (one server) and {@code POST /mcp} (shared: the workspace's
+ * HTTP tools only). Checks run in this order: Origin (403), declared body size (413), API key (401), endpoint (an
+ * unknown server and one the role may not use both get 404), {@code MCP-Protocol-Version} (400), session (404),
+ * Content-Type (415), Accept (406), body size (413), JSON (-32700 with 400). GET and DELETE get 405: the gateway
+ * opens no standalone SSE stream and its sessions are stateless tokens that cannot be terminated.
+ */
+@Path("/mcp")
+@RequestScoped
+public class McpResource {
+
+    public static final String MAX_BODY_SETTING = "AMCP_MCP_MAX_BODY_BYTES";
+    public static final long DEFAULT_MAX_BODY = 4L * 1024 * 1024;
+    public static final String SESSION_HEADER = "Mcp-Session-Id";
+    public static final String VERSION_HEADER = "MCP-Protocol-Version";
+    private static final String SSE = "text/event-stream";
+    private static final Logger LOG = Logger.getLogger(McpResource.class.getName());
+
+    @Inject
+    ApiKeyService apiKeys;
+
+    @Inject
+    WorkspaceService workspaces;
+
+    @Inject
+    McpProtocol protocol;
+
+    @Inject
+    McpSessions sessions;
+
+    @Inject
+    OriginPolicy origins;
+
+    @Inject
+    Settings settings;
+
+    @Context
+    HttpHeaders headers;
+
+    @POST
+    public Response postShared(InputStream body) {
+        return guarded(() -> post(null, body));
+    }
+
+    @POST
+    @Path("{server}")
+    public Response postServer(@PathParam("server") String server, InputStream body) {
+        return guarded(() -> post(server, body));
+    }
+
+    @GET
+    public Response getShared() {
+        return methodNotAllowed();
+    }
+
+    @GET
+    @Path("{server}")
+    public Response getServer(@PathParam("server") String server) {
+        return methodNotAllowed();
+    }
+
+    @DELETE
+    public Response deleteShared() {
+        return methodNotAllowed();
+    }
+
+    @DELETE
+    @Path("{server}")
+    public Response deleteServer(@PathParam("server") String server) {
+        return methodNotAllowed();
+    }
+
+    private Response post(String slug, InputStream in) throws IOException {
+        if (!origins.allows(headers.getHeaderString("Origin"))) {
+            return error(403, McpError.INVALID_REQUEST, "Origin not allowed");
+        }
+        long maxBody = settings.getLong(MAX_BODY_SETTING, DEFAULT_MAX_BODY);
+        if (headers.getLength() > maxBody) {
+            return tooLarge(maxBody);
+        }
+        String authorization = headers.getHeaderString(HttpHeaders.AUTHORIZATION);
+        Optional<Caller> authenticated = apiKeys.authenticate(authorization);
+        if (authenticated.isEmpty()) {
+            return BearerAuthFilter.unauthorized(authorization);
+        }
+        Caller caller = authenticated.get();
+        String endpoint;
+        String title;
+        if (slug == null) {
+            caller = caller.withScope(CallScope.sharedEndpoint());
+            endpoint = "/mcp";
+            title = "shared";
+        } else {
+            long workspaceId = caller.workspaceId();
+            Caller c = caller;
+            Optional<McpServerConfig> server = workspaces.findServer(workspaceId, slug)
+                    .filter(s -> s.getWorkspaceId() == workspaceId && c.role().mayUseServer(s.getId()));
+            if (server.isEmpty()) {
+                return error(404, McpError.INVALID_REQUEST, "No MCP server '" + clip(slug) + "' is available to this key");
+            }
+            caller = caller.withScope(CallScope.server(server.get().getId()));
+            endpoint = "/mcp/" + slug;
+            title = server.get().getName();
+        }
+        String versionHeader = headers.getHeaderString(VERSION_HEADER);
+        ProtocolVersion headerVersion = null;
+        if (versionHeader != null) {
+            headerVersion = ProtocolVersion.of(versionHeader.strip());
+            if (headerVersion == null) {
+                return error(400, McpError.INVALID_REQUEST, "Unsupported MCP-Protocol-Version '" + clip(versionHeader)
+                        + "'; supported: " + String.join(", ", ProtocolVersion.SUPPORTED));
+            }
+        }
+        String bearer = ApiKeyService.bearerToken(authorization).orElseThrow();
+        String sessionHeader = headers.getHeaderString(SESSION_HEADER);
+        McpSessions.Session session = null;
+        if (sessionHeader != null) {
+            session = sessions.verify(sessionHeader.strip(), caller, endpoint, bearer).orElse(null);
+            if (session == null) {
+                return error(404, McpError.INVALID_REQUEST, "Unknown or expired MCP session; initialize again");
+            }
+        }
+        MediaType contentType = headers.getMediaType();
+        if (contentType == null || !contentType.isCompatible(MediaType.APPLICATION_JSON_TYPE) || contentType.isWildcardType()
+                || contentType.isWildcardSubtype()) {
+            return error(415, McpError.INVALID_REQUEST, "Content-Type must be application/json");
+        }
+        String accept = headers.getHeaderString(HttpHeaders.ACCEPT);
+        if (!acceptable(accept)) {
+            return error(406, McpError.INVALID_REQUEST, "Accept must allow application/json or text/event-stream");
+        }
+        byte[] bytes = in == null ? new byte[0] : in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBody + 1));
+        if (bytes.length > maxBody) {
+            return tooLarge(maxBody);
+        }
+        JsonValue parsed;
+        try {
+            parsed = JsonSupport.parse(new String(bytes, StandardCharsets.UTF_8));
+        } catch (RuntimeException | StackOverflowError e) {
+            // malformed, too deeply nested or numbers beyond the parser's limits: all a parse error for the client
+            return error(400, McpError.PARSE_ERROR, "Parse error: the body is not valid JSON or exceeds parser limits");
+        }
+        if (!saneNumbers(parsed)) {
+            return error(400, McpError.INVALID_REQUEST, "Numbers must be within ±1e308 with at most 400 digits");
+        }
+        ProtocolVersion version = headerVersion != null ? headerVersion
+                : session != null ? session.version() : ProtocolVersion.DEFAULT;
+        String tag = session == null ? "-" : McpSessions.tag(session.id());
+        Exchange exchange = new Exchange(caller, slug == null, endpoint, title, version, tag);
+        if (parsed.getValueType() == JsonValue.ValueType.ARRAY) {
+            return batch(exchange, parsed.asJsonArray());
+        }
+        JsonRpcMessage message;
+        try {
+            message = JsonRpcMessage.of(parsed);
+        } catch (McpError e) {
+            return json(e.httpStatus(), JsonRpcMessage.error(e, JsonValue.NULL));
+        }
+        if (message.kind() != JsonRpcMessage.Kind.REQUEST) {
+            if (message.kind() == JsonRpcMessage.Kind.NOTIFICATION) {
+                protocol.accept(exchange, message);
+            }
+            return Response.accepted().build();
+        }
+        if ("initialize".equals(message.method())) {
+            ProtocolVersion negotiated;
+            try {
+                negotiated = McpProtocol.negotiated(message);
+            } catch (McpError e) {
+                return json(200, JsonRpcMessage.error(e, message.id()));
+            }
+            Exchange init = new Exchange(caller, exchange.shared(), endpoint, title, negotiated, tag);
+            return Response.ok(protocol.answer(init, message, null).toString(), MediaType.APPLICATION_JSON_TYPE)
+                    .header(SESSION_HEADER, sessions.issue(negotiated, caller, endpoint, bearer)).build();
+        }
+        JsonValue progressToken = progressToken(message);
+        if (progressToken != null && accept != null && accept.toLowerCase(Locale.ROOT).contains(SSE)) {
+            return stream(exchange, message, progressToken);
+        }
+        return json(200, protocol.answer(exchange, message, null));
+    }
+
+    /** JSON-RPC batches: only in 2025-03-26; later revisions removed them. */
+    private Response batch(Exchange exchange, jakarta.json.JsonArray messages) {
+        if (!exchange.version().allowsBatches()) {
+            return error(400, McpError.INVALID_REQUEST, "JSON-RPC batches are not supported in protocol revision "
+                    + exchange.version().wire());
+        }
+        if (messages.isEmpty()) {
+            return error(400, McpError.INVALID_REQUEST, "An empty batch is not a valid request");
+        }
+        List<JsonObject> replies = new ArrayList<>();
+        for (JsonValue value : messages) {
+            try {
+                JsonRpcMessage message = JsonRpcMessage.of(value);
+                switch (message.kind()) {
+                    case NOTIFICATION -> protocol.accept(exchange, message);
+                    case RESPONSE -> { }
+                    case REQUEST -> replies.add("initialize".equals(message.method())
+                            ? JsonRpcMessage.error(message.id(), McpError.INVALID_REQUEST, "initialize must not be part of a batch")
+                            : protocol.answer(exchange, message, null));
+                }
+            } catch (McpError e) {
+                replies.add(JsonRpcMessage.error(e, JsonValue.NULL));
+            }
+        }
+        if (replies.isEmpty()) {
+            return Response.accepted().build();
+        }
+        JsonArrayBuilder array = Json.createArrayBuilder();
+        replies.forEach(array::add);
+        return Response.ok(array.build().toString(), MediaType.APPLICATION_JSON_TYPE).build();
+    }
+
+    /** Answers as an SSE stream: the tool's progress notifications, then the response, then the stream ends. */
+    private Response stream(Exchange exchange, JsonRpcMessage message, JsonValue progressToken) {
+        StreamingOutput body = out -> {
+            Object lock = new Object();
+            CallContext.ProgressSink sink = (progress, total, text) -> {
+                synchronized (lock) {
+                    writeEvent(out, McpWire.progress(progressToken, progress, total, text));
+                }
+            };
+            JsonObject response = protocol.answer(exchange, message, sink);
+            synchronized (lock) {
+                writeEvent(out, response);
+            }
+        };
+        return Response.ok(body, SSE).header("Cache-Control", "no-cache").build();
+    }
+
+    private static void writeEvent(OutputStream out, JsonObject message) {
+        try {
+            out.write(("event: message\ndata: " + message + "\n\n").getBytes(StandardCharsets.UTF_8));
+            out.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Rejects numbers no tool could mean (such as 1e999999999): turning one into an integer downstream (schema
+     * validation, upstream encoding) could take minutes. The parser already caps nesting, so recursion is bounded.
+     */
+    static boolean saneNumbers(JsonValue value) {
+        switch (value.getValueType()) {
+            case NUMBER -> {
+                java.math.BigDecimal n = ((jakarta.json.JsonNumber) value).bigDecimalValue();
+                return n.precision() <= 400 && Math.abs((long) n.precision() - n.scale()) <= 309 && Math.abs((long) n.scale()) <= 400;
+            }
+            case ARRAY -> {
+                for (JsonValue v : value.asJsonArray()) {
+                    if (!saneNumbers(v)) {
+                        return false;
+                    }
+                }
+                return true;
+            }
+            case OBJECT -> {
+                for (JsonValue v : value.asJsonObject().values()) {
+                    if (!saneNumbers(v)) {
+                        return false;
+                    }
+                }
+                return true;
+            }
+            default -> {
+                return true;
+            }
+        }
+    }
+
+    private static JsonValue progressToken(JsonRpcMessage message) {
+        JsonValue meta = message.params().get("_meta");
+        if (meta == null || meta.getValueType() != JsonValue.ValueType.OBJECT) {
+            return null;
+        }
+        JsonValue token = meta.asJsonObject().get("progressToken");
+        return token != null && (token.getValueType() == JsonValue.ValueType.STRING
+                || token.getValueType() == JsonValue.ValueType.NUMBER) ? token : null;
+    }
+
+    private static boolean acceptable(String accept) {
+        if (accept == null || accept.isBlank()) {
+            return true;
+        }
+        String a = accept.toLowerCase(Locale.ROOT);
+        return a.contains("application/json") || a.contains(SSE) || a.contains("*/*") || a.contains("application/*")
+                || a.contains("text/*");
+    }
+
+    private interface Handler {
+        Response handle() throws IOException;
+    }
+
+    /** Whatever goes wrong, the client gets a JSON-RPC error with a log reference, never a stack trace. */
+    private static Response guarded(Handler handler) {
+        try {
+            return handler.handle();
+        } catch (IOException e) {
+            return error(400, McpError.INVALID_REQUEST, "The request body could not be read");
+        } catch (RuntimeException | StackOverflowError e) {
+            String reference = UUID.randomUUID().toString().substring(0, 8);
+            LOG.log(Level.SEVERE, "MCP request failed, reference " + reference, e);
+            return error(500, McpError.INTERNAL_ERROR, "Internal error (reference " + reference + ")");
+        }
+    }
+
+    private static Response methodNotAllowed() {
+        return Response.status(405).header("Allow", "POST").type(MediaType.APPLICATION_JSON_TYPE)
+                .entity(JsonRpcMessage.error(JsonValue.NULL, McpError.INVALID_REQUEST,
+                        "Method not allowed: this MCP endpoint takes POST only (no standalone SSE stream)").toString())
+                .build();
+    }
+
+    private static Response tooLarge(long maxBody) {
+        return error(413, McpError.INVALID_REQUEST, "The request body is larger than the " + maxBody + "-byte limit");
+    }
+
+    private static Response error(int status, int code, String message) {
+        return json(status, JsonRpcMessage.error(JsonValue.NULL, code, message));
+    }
+
+    private static Response json(int status, JsonObject body) {
+        return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).entity(body.toString()).build();
+    }
+
+    private static String clip(String text) {
+        String printable = text.replaceAll("[^\\x20-\\x7e]", "?");
+        return printable.length() <= 64 ? printable : printable.substring(0, 64) + "…";
+    }
+}

@@ -1,0 +1,52 @@
+package dev.amcp.gateway.mcp.entity;
+
+import jakarta.json.JsonValue;
+
+/**
+ * A JSON-RPC error to answer instead of a result. Its message goes to the client verbatim, so it is written for a
+ * client and never holds a stack trace or class name. {@code httpStatus} is the status of a single, non-batched
+ * reply (200 for errors that are ordinary JSON-RPC responses, 400 for input the server cannot accept).
+ */
+public class McpError extends RuntimeException {
+
+    public static final int PARSE_ERROR = -32700;
+    public static final int INVALID_REQUEST = -32600;
+    public static final int METHOD_NOT_FOUND = -32601;
+    public static final int INVALID_PARAMS = -32602;
+    public static final int INTERNAL_ERROR = -32603;
+
+    private final int code;
+    private final transient JsonValue id;
+    private final int httpStatus;
+
+    public McpError(int code, String message, JsonValue id, int httpStatus) {
+        super(message, null, false, false);
+        this.code = code;
+        this.id = id == null ? JsonValue.NULL : id;
+        this.httpStatus = httpStatus;
+    }
+
+    public static McpError invalidRequest(String message, JsonValue id) {
+        return new McpError(INVALID_REQUEST, message, id, 400);
+    }
+
+    public static McpError invalidParams(String message) {
+        return new McpError(INVALID_PARAMS, message, null, 200);
+    }
+
+    public static McpError methodNotFound(String method) {
+        return new McpError(METHOD_NOT_FOUND, "Method not found: " + method, null, 200);
+    }
+
+    public int code() {
+        return code;
+    }
+
+    public JsonValue id() {
+        return id;
+    }
+
+    public int httpStatus() {
+        return httpStatus;
+    }
+}

@@ -1,0 +1,88 @@
+package dev.amcp.gateway.tools.control;
+
+import java.util.function.Supplier;
+
+/**
+ * What an entry point knows about the call in flight on this thread, for tools that run long: a sink for progress
+ * reports and the cancellation state. The MCP endpoint binds one around {@code tools/call}; code mode reads
+ * {@link #current()} to report progress and to learn of a {@code notifications/cancelled}. Outside a bound call
+ * {@link #current()} is {@link #NONE}, whose reports go nowhere and which is never cancelled.
+ */
+public final class CallContext {
+
+    /** Receives progress reports of the call; implementations must not throw. */
+    @FunctionalInterface
+    public interface ProgressSink {
+        void progress(double progress, Double total, String message);
+    }
+
+    public static final CallContext NONE = new CallContext(null, null);
+
+    private static final ThreadLocal<CallContext> CURRENT = new ThreadLocal<>();
+
+    private final String requestKey;
+    private final ProgressSink sink;
+    private volatile String cancelReason;
+    private volatile boolean cancelled;
+
+    /**
+     * @param requestKey opaque key naming this call for cancellation (same key as {@link CancellationListener} gets)
+     * @param sink       where progress goes, or {@code null} when the client asked for none
+     */
+    public CallContext(String requestKey, ProgressSink sink) {
+        this.requestKey = requestKey;
+        this.sink = sink;
+    }
+
+    public static CallContext current() {
+        CallContext context = CURRENT.get();
+        return context == null ? NONE : context;
+    }
+
+    /** Runs the body with this context bound to the current thread. */
+    public <T> T run(Supplier<T> body) {
+        CallContext previous = CURRENT.get();
+        CURRENT.set(this);
+        try {
+            return body.get();
+        } finally {
+            if (previous == null) {
+                CURRENT.remove();
+            } else {
+                CURRENT.set(previous);
+            }
+        }
+    }
+
+    public String requestKey() {
+        return requestKey;
+    }
+
+    /** Reports progress to the client if it asked for it; never fails the call. */
+    public void progress(double progress, Double total, String message) {
+        if (sink == null || cancelled) {
+            return;
+        }
+        try {
+            sink.progress(progress, total, message);
+        } catch (RuntimeException ignored) {
+            // the client went away; the call itself goes on
+        }
+    }
+
+    public boolean isCancelled() {
+        return cancelled;
+    }
+
+    public String cancelReason() {
+        return cancelReason;
+    }
+
+    /** Marks the call cancelled; the running tool decides how soon it stops. */
+    public void cancel(String reason) {
+        if (this != NONE) {
+            this.cancelReason = reason;
+            this.cancelled = true;
+        }
+    }
+}

@@ -1,0 +1,104 @@
+package dev.amcp.gateway.it;
+
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonStructure;
+import java.io.StringReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.function.Consumer;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.JavaArchive;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+
+/** Client-side helpers of the MCP tests: raw HTTP, the official SDK client, and the set-up calls. */
+public final class McpHttp {
+
+    public static final String LATEST = "2025-11-25";
+    public static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private McpHttp() {}
+
+    /** The gateway deployment with a small tools/list page so pagination is exercised. */
+    public static WebArchive deployment(int pageSize) {
+        JavaArchive settings = ShrinkWrap.create(JavaArchive.class, "it-mcp-settings.jar")
+                .addAsResource(new StringAsset("config_ordinal=300\nAMCP_MCP_PAGE_SIZE=" + pageSize + "\n"),
+                        "META-INF/microprofile-config.properties");
+        return Deployments.gateway().addAsLibrary(settings);
+    }
+
+    public static String base() {
+        return "http://127.0.0.1:" + System.getProperty("it.http.port", "9180") + "/" + Deployments.NAME;
+    }
+
+    /** A fresh workspace for MCP tests (see {@link McpItSetup#tenant()}). */
+    public static JsonObject tenant(String kind) throws Exception {
+        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(base() + "/it-setup/" + kind))
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) {
+            throw new IllegalStateException("set-up failed: " + r.statusCode() + " " + r.body());
+        }
+        return parse(r.body()).asJsonObject();
+    }
+
+    public static McpSyncClient sdkClient(String endpoint, String key) {
+        return sdkClient(endpoint, key, null);
+    }
+
+    public static McpSyncClient sdkClient(String endpoint, String key, Consumer<io.modelcontextprotocol.spec.McpSchema.ProgressNotification> progress) {
+        HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + System.getProperty("it.http.port", "9180"))
+                .endpoint("/" + Deployments.NAME + endpoint)
+                .httpRequestCustomizer((builder, method, uri, body, context) -> builder.setHeader("Authorization", "Bearer " + key))
+                .build();
+        McpClient.SyncSpec spec = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(30))
+                .initializationTimeout(Duration.ofSeconds(30));
+        if (progress != null) {
+            spec.progressConsumer(progress);
+        }
+        return spec.build();
+    }
+
+    /** Posts a body to an MCP endpoint with the usual client headers; extra headers come as name, value pairs. */
+    public static HttpResponse<String> post(String endpoint, String key, String body, String... headers) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base() + endpoint)).timeout(Duration.ofSeconds(30))
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        boolean contentType = false;
+        boolean accept = false;
+        for (int i = 0; i < headers.length; i += 2) {
+            b.header(headers[i], headers[i + 1]);
+            contentType |= headers[i].equalsIgnoreCase("Content-Type");
+            accept |= headers[i].equalsIgnoreCase("Accept");
+        }
+        if (!contentType) {
+            b.header("Content-Type", "application/json");
+        }
+        if (!accept) {
+            b.header("Accept", "application/json, text/event-stream");
+        }
+        if (key != null) {
+            b.header("Authorization", "Bearer " + key);
+        }
+        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    public static String request(Object id, String method, String params) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + (id instanceof String s ? "\"" + s + "\"" : id) + ",\"method\":\"" + method + "\""
+                + (params == null ? "" : ",\"params\":" + params) + "}";
+    }
+
+    public static String initialize(String version) {
+        return request(1, "initialize", "{\"protocolVersion\":\"" + version + "\",\"capabilities\":{},"
+                + "\"clientInfo\":{\"name\":\"it\",\"version\":\"1\"}}");
+    }
+
+    public static JsonStructure parse(String text) {
+        return Json.createReader(new StringReader(text)).read();
+    }
+}
