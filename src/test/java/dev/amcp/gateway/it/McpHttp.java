@@ -35,7 +35,7 @@ public final class McpHttp {
     }
 
     public static String base() {
-        return "http://127.0.0.1:" + System.getProperty("it.http.port", "9180") + "/" + Deployments.NAME;
+        return "http://127.0.0.1:" + System.getProperty("it.http.port", "9180"); // the WAR's context root is /
     }
 
     /** A fresh workspace for MCP tests (see {@link McpItSetup#tenant()}). */
@@ -54,7 +54,7 @@ public final class McpHttp {
 
     public static McpSyncClient sdkClient(String endpoint, String key, Consumer<io.modelcontextprotocol.spec.McpSchema.ProgressNotification> progress) {
         HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + System.getProperty("it.http.port", "9180"))
-                .endpoint("/" + Deployments.NAME + endpoint)
+                .endpoint(endpoint)
                 .httpRequestCustomizer((builder, method, uri, body, context) -> builder.setHeader("Authorization", "Bearer " + key))
                 .build();
         McpClient.SyncSpec spec = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(30))

@@ -9,6 +9,8 @@ import dev.amcp.gateway.governance.control.GateRefusedException;
 import dev.amcp.gateway.platform.control.Hashes;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.platform.control.Settings;
+import dev.amcp.gateway.tools.control.CallContext;
+import dev.amcp.gateway.tools.control.CancellationListener;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
@@ -16,6 +18,8 @@ import jakarta.inject.Inject;
 import jakarta.websocket.DeploymentException;
 import java.io.IOException;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -25,7 +29,7 @@ import java.util.logging.Logger;
  * refused with a clear error. Every run, refused ones included, leaves one {@code code_runs} row.
  */
 @ApplicationScoped
-public class CodeExecutorService {
+public class CodeExecutorService implements CancellationListener {
 
     private static final Logger LOG = Logger.getLogger(CodeExecutorService.class.getName());
 
@@ -46,6 +50,9 @@ public class CodeExecutorService {
 
     @Resource
     ManagedExecutorService executor;
+
+    /** Runs in flight on this node, by the request key of the call that started them, for cancellation. */
+    private final Map<String, RunSession> active = new ConcurrentHashMap<>();
 
     public boolean configured() {
         return connector.configured();
@@ -95,13 +102,33 @@ public class CodeExecutorService {
             return new RunOutcome(runId, RunStatus.LIMIT, null, e.getMessage(), "", List.of(), 0, 0);
         }
         RunSession session = new RunSession(runId, request, limits(), dispatcher, executor);
-        try {
-            connector.open(session);
-        } catch (DeploymentException | IOException | RuntimeException e) {
-            LOG.warning(() -> "Code run " + runId + " refused: the runner did not accept the connection: " + e);
-            return RunOutcome.refused(runId, refusal(e));
+        String requestKey = CallContext.current().requestKey();
+        if (requestKey != null) {
+            active.put(requestKey, session);
         }
-        return session.await();
+        try {
+            try {
+                connector.open(session);
+            } catch (DeploymentException | IOException | RuntimeException e) {
+                LOG.warning(() -> "Code run " + runId + " refused: the runner did not accept the connection: " + e);
+                return RunOutcome.refused(runId, refusal(e));
+            }
+            return session.await();
+        } finally {
+            if (requestKey != null) {
+                active.remove(requestKey, session);
+            }
+        }
+    }
+
+    /** A client cancelled the call that started a run on this node: ask the runner to stop it. */
+    @Override
+    public void cancelled(String requestKey, String reason) {
+        RunSession session = requestKey == null ? null : active.get(requestKey);
+        if (session != null) {
+            LOG.info(() -> "Cancelling the code run of request " + requestKey + ": " + reason);
+            session.cancel();
+        }
     }
 
     static String refusal(Exception e) {

@@ -2,7 +2,11 @@ package dev.amcp.gateway.demo.control;
 
 import dev.amcp.gateway.governance.entity.CallScope;
 import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.governance.entity.Capability;
 import dev.amcp.gateway.governance.entity.Role;
+import dev.amcp.gateway.workspace.entity.McpServerConfig;
+import java.util.Set;
+import java.util.TreeSet;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.platform.control.Migrations;
 import dev.amcp.gateway.platform.control.Settings;
@@ -86,6 +90,11 @@ public class DemoSeeder {
         String adminName = WORKSPACE.equals(workspaceSlug) ? "admin" : workspaceSlug + "-admin"; // usernames are global
         UserAccount admin = workspaces.createUser(workspace.getId(), adminName, "Demo admin", Role.ADMIN, password);
         Role adminRole = workspaces.role(workspace.getId(), Role.ADMIN);
+        // Code mode on at once: the demo server runs inline code and the demo admin may use code_execute.
+        workspaces.setCodeMode(server.getId(), McpServerConfig.CodeMode.INLINE);
+        Set<String> capabilities = new TreeSet<>(adminRole.getCapabilities());
+        capabilities.add(Capability.INLINE_CODE);
+        adminRole = workspaces.updateRole(adminRole.getId(), capabilities, true, Set.of());
         Caller system = new Caller(workspace.getId(), admin.getId(), null, admin.getUsername(), adminRole.toGrant(), CallScope.UNRESTRICTED);
         for (JsonValue value : JsonSupport.parseArray(resource("/demo/demo-tools.json"))) {
             JsonObject t = value.asJsonObject();

@@ -188,7 +188,7 @@ public class McpResource {
             // malformed, too deeply nested or numbers beyond the parser's limits: all a parse error for the client
             return error(400, McpError.PARSE_ERROR, "Parse error: the body is not valid JSON or exceeds parser limits");
         }
-        if (!saneNumbers(parsed)) {
+        if (!JsonSupport.saneNumbers(parsed)) {
             return error(400, McpError.INVALID_REQUEST, "Numbers must be within ±1e308 with at most 400 digits");
         }
         ProtocolVersion version = headerVersion != null ? headerVersion
@@ -286,37 +286,6 @@ public class McpResource {
         }
     }
 
-    /**
-     * Rejects numbers no tool could mean (such as 1e999999999): turning one into an integer downstream (schema
-     * validation, upstream encoding) could take minutes. The parser already caps nesting, so recursion is bounded.
-     */
-    static boolean saneNumbers(JsonValue value) {
-        switch (value.getValueType()) {
-            case NUMBER -> {
-                java.math.BigDecimal n = ((jakarta.json.JsonNumber) value).bigDecimalValue();
-                return n.precision() <= 400 && Math.abs((long) n.precision() - n.scale()) <= 309 && Math.abs((long) n.scale()) <= 400;
-            }
-            case ARRAY -> {
-                for (JsonValue v : value.asJsonArray()) {
-                    if (!saneNumbers(v)) {
-                        return false;
-                    }
-                }
-                return true;
-            }
-            case OBJECT -> {
-                for (JsonValue v : value.asJsonObject().values()) {
-                    if (!saneNumbers(v)) {
-                        return false;
-                    }
-                }
-                return true;
-            }
-            default -> {
-                return true;
-            }
-        }
-    }
 
     private static JsonValue progressToken(JsonRpcMessage message) {
         JsonValue meta = message.params().get("_meta");

@@ -51,4 +51,36 @@ public final class JsonSupport {
         return value != null && value.getValueType() == JsonValue.ValueType.STRING
                 ? ((jakarta.json.JsonString) value).getString() : fallback;
     }
+
+    /**
+     * Rejects numbers no tool could mean (such as 1e999999999): turning one into an integer downstream (schema
+     * validation, upstream encoding) could take minutes. The parser already caps nesting, so recursion is bounded.
+     */
+    public static boolean saneNumbers(JsonValue value) {
+        switch (value.getValueType()) {
+            case NUMBER -> {
+                java.math.BigDecimal n = ((jakarta.json.JsonNumber) value).bigDecimalValue();
+                return n.precision() <= 400 && Math.abs((long) n.precision() - n.scale()) <= 309 && Math.abs((long) n.scale()) <= 400;
+            }
+            case ARRAY -> {
+                for (JsonValue v : value.asJsonArray()) {
+                    if (!saneNumbers(v)) {
+                        return false;
+                    }
+                }
+                return true;
+            }
+            case OBJECT -> {
+                for (JsonValue v : value.asJsonObject().values()) {
+                    if (!saneNumbers(v)) {
+                        return false;
+                    }
+                }
+                return true;
+            }
+            default -> {
+                return true;
+            }
+        }
+    }
 }

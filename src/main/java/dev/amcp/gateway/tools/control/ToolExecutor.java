@@ -1,6 +1,7 @@
 package dev.amcp.gateway.tools.control;
 
 import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.tools.entity.McpTool;
 import dev.amcp.gateway.tools.entity.ToolCallCompleted;
 import dev.amcp.gateway.tools.entity.ToolCallCompleted.Outcome;
@@ -77,7 +78,8 @@ public class ToolExecutor {
         JsonObject args = rawArgs == null ? JsonValue.EMPTY_JSON_OBJECT : rawArgs;
         ToolResult result;
         Outcome outcome;
-        List<String> problems = schemaValidator.validate(inputSchema, args);
+        List<String> problems = JsonSupport.saneNumbers(args) ? schemaValidator.validate(inputSchema, args)
+                : List.of("numbers must be within ±1e308 with at most 400 digits");
         if (!problems.isEmpty()) {
             result = ToolResult.error("Invalid arguments for tool '" + toolName + "': " + String.join("; ", problems)
                     + ". Fix the arguments to match the tool's inputSchema and call again.");

@@ -1,0 +1,108 @@
+package dev.amcp.gateway.codemode.control;
+
+import dev.amcp.gateway.codemode.entity.CodeToolDraft;
+import dev.amcp.gateway.codemode.entity.CodeToolSpec;
+import dev.amcp.gateway.codemode.entity.SkillSuggestion;
+import dev.amcp.gateway.governance.control.RequiresCapability;
+import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.governance.entity.Capability;
+import dev.amcp.gateway.governance.entity.Gated;
+import dev.amcp.gateway.platform.control.JsonSupport;
+import dev.amcp.gateway.tools.control.ToolService;
+import dev.amcp.gateway.tools.entity.McpTool;
+import dev.amcp.gateway.tools.entity.ToolDraft;
+import dev.amcp.gateway.workspace.control.WorkspaceService;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import jakarta.transaction.Transactional;
+import java.util.List;
+
+/**
+ * Code tools proposed by agents ({@code propose_code_tool}) wait as {@code kg_skill_suggestions} of kind
+ * {@code code_tool} until an admin accepts or rejects them. Accepting saves the tool through
+ * {@link CodeToolService}, so a proposal passes exactly the gates an admin's own tool passes.
+ */
+@ApplicationScoped
+@Transactional
+public class ProposalService {
+
+    @PersistenceContext(unitName = "amcp")
+    EntityManager em;
+
+    @Inject
+    CodeToolService codeTools;
+
+    @Inject
+    WorkspaceService workspaces;
+
+    /** Files a proposal from an agent; proposals always run as the invoker and never write until an admin says so. */
+    public SkillSuggestion propose(Caller caller, long serverId, JsonObject args) {
+        String name = JsonSupport.string(args, "name", "");
+        if (!ToolService.TOOL_NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("name must be 1 to 64 letters, digits, '_', '-' or '.'");
+        }
+        String code = JsonSupport.string(args, "code", "");
+        if (code.isBlank() || code.length() > CodeToolSpec.MAX_CODE_CHARS) {
+            throw new IllegalArgumentException("code must be 1 to " + CodeToolSpec.MAX_CODE_CHARS + " characters");
+        }
+        var payload = Json.createObjectBuilder().add("code", code)
+                .add("uses", args.getOrDefault("uses", JsonValue.EMPTY_JSON_ARRAY))
+                .add("inputSchema", args.getOrDefault("inputSchema", JsonValue.NULL));
+        SkillSuggestion suggestion = new SkillSuggestion(caller.workspaceId(), serverId, SkillSuggestion.KIND_CODE_TOOL, name, payload.build());
+        suggestion.setDescription(JsonSupport.string(args, "description", null));
+        suggestion.setTitle(JsonSupport.string(args, "title", null));
+        suggestion.setProposedBy(caller.userId());
+        em.persist(suggestion);
+        return suggestion;
+    }
+
+    /** Proposals of the workspace in one status (pending, accepted or rejected), newest first. */
+    @RequiresCapability(Capability.ADMIN)
+    public List<SkillSuggestion> list(Caller caller, String status) {
+        return em.createQuery("select s from SkillSuggestion s where s.workspaceId = :ws and s.kind = :kind"
+                        + " and s.status = :status order by s.createdAt desc", SkillSuggestion.class)
+                .setParameter("ws", caller.workspaceId()).setParameter("kind", SkillSuggestion.KIND_CODE_TOOL)
+                .setParameter("status", status == null ? "pending" : status)
+                .getResultList();
+    }
+
+    /** Accepts a pending proposal: the code tool is created through every gate, or nothing changes. */
+    @RequiresCapability(Capability.ADMIN)
+    public Gated<McpTool> accept(Caller caller, long proposalId) {
+        SkillSuggestion proposal = pending(caller, proposalId);
+        JsonObject payload = proposal.getPayload();
+        JsonValue schema = payload.get("inputSchema");
+        var server = workspaces.server(proposal.getServerId());
+        ToolDraft tool = new ToolDraft(server == null ? null : server.getSlug(), proposal.getName(), proposal.getTitle(),
+                proposal.getDescription(), schema instanceof JsonObject o ? o : null, null, null);
+        CodeToolSpec spec = CodeToolSpec.from(Json.createObjectBuilder().add("code", payload.getString("code"))
+                .add("uses", payload.getOrDefault("uses", JsonValue.EMPTY_JSON_ARRAY)).build());
+        Gated<McpTool> created = codeTools.create(caller, new CodeToolDraft(tool, spec));
+        proposal.review("accepted", caller.userId(), null);
+        return created;
+    }
+
+    @RequiresCapability(Capability.ADMIN)
+    public SkillSuggestion reject(Caller caller, long proposalId, String note) {
+        SkillSuggestion proposal = pending(caller, proposalId);
+        proposal.review("rejected", caller.userId(), note);
+        return proposal;
+    }
+
+    private SkillSuggestion pending(Caller caller, long proposalId) {
+        SkillSuggestion proposal = em.find(SkillSuggestion.class, proposalId);
+        if (proposal == null || proposal.getWorkspaceId() != caller.workspaceId()
+                || !SkillSuggestion.KIND_CODE_TOOL.equals(proposal.getKind())) {
+            throw new IllegalArgumentException("No code-tool proposal " + proposalId + " in this workspace");
+        }
+        if (!"pending".equals(proposal.getStatus())) {
+            throw new IllegalArgumentException("Proposal " + proposalId + " was already " + proposal.getStatus());
+        }
+        return proposal;
+    }
+}

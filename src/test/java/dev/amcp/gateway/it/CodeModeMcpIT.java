@@ -1,0 +1,172 @@
+package dev.amcp.gateway.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpSchema;
+import jakarta.json.JsonObject;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Code mode driven through MCP by the official Java SDK client, against the real gateway and the live runner, over
+ * the demo tools: what an AI client actually sees.
+ */
+@ExtendWith(ArquillianExtension.class)
+class CodeModeMcpIT {
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        Deployments.requireRunner();
+        return Deployments.gateway();
+    }
+
+    static JsonObject tenant() throws Exception {
+        HttpResponse<String> r = McpHttp.HTTP.send(HttpRequest.newBuilder(URI.create(McpHttp.base() + "/it-code-setup/tenant"))
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), r.body());
+        return McpHttp.parse(r.body()).asJsonObject();
+    }
+
+    static McpSchema.CallToolResult call(McpSyncClient client, String tool, Map<String, Object> args) {
+        return client.callTool(new McpSchema.CallToolRequest(tool, args));
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> structured(McpSchema.CallToolResult result) {
+        return (Map<String, Object>) result.structuredContent();
+    }
+
+    static String text(McpSchema.CallToolResult result) {
+        return ((McpSchema.TextContent) result.content().get(0)).text();
+    }
+
+    static JsonObject lastRun(String key) throws Exception {
+        HttpResponse<String> r = McpHttp.HTTP.send(HttpRequest.newBuilder(URI.create(McpHttp.base() + "/api/code-runs?limit=1"))
+                .header("Authorization", "Bearer " + key).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), r.body());
+        return McpHttp.parse(r.body()).asJsonObject().getJsonArray("runs").getJsonObject(0);
+    }
+
+    @Test
+    void aCodeToolOrchestratesTwoToolsAndReturnsTheirSum() throws Exception {
+        JsonObject t = tenant();
+        try (McpSyncClient client = McpHttp.sdkClient("/mcp/demo", t.getString("key"))) {
+            client.initialize();
+            var orders = structured(call(client, "orders_list", Map.of("status", "open", "limit", 500)));
+            var stock = structured(call(client, "inventory_list", Map.of("lowStock", true)));
+            int expected = ((Number) orders.get("count")).intValue() + ((Number) stock.get("count")).intValue();
+            McpSchema.CallToolResult result = call(client, "sum_two", Map.of());
+            assertFalse(result.isError(), text(result));
+            assertEquals(expected, ((Number) structured(result).get("sum")).intValue());
+            assertEquals("SUCCESS", lastRun(t.getString("key")).getString("status"));
+        }
+    }
+
+    @Test
+    void inlineCodeExecuteOverTheDemoToolsFiltersData() throws Exception {
+        JsonObject t = tenant();
+        try (McpSyncClient client = McpHttp.sdkClient("/mcp/demo", t.getString("key"))) {
+            client.initialize();
+            Set<String> names = client.listTools().tools().stream().map(McpSchema.Tool::name).collect(Collectors.toSet());
+            assertTrue(names.containsAll(Set.of("code_execute", "propose_code_tool", "sum_two", "customer_get")), names.toString());
+            McpSchema.CallToolResult result = call(client, "code_execute", Map.of("code", """
+                    const {customers} = await amcp.run('customers_search', {q: 'Milano', limit: 500});
+                    const gold = customers.filter(c => c.tier === 'gold');
+                    return {milano: customers.length, gold: gold.map(c => c.id)};
+                    """));
+            assertFalse(result.isError(), text(result));
+            int milano = ((Number) structured(result).get("milano")).intValue();
+            assertTrue(milano > 0);
+            var direct = structured(call(client, "customers_search", Map.of("q", "Milano", "limit", 500)));
+            assertEquals(((Number) direct.get("count")).intValue(), milano);
+        }
+    }
+
+    @Test
+    void inlineWritesAreDeniedAndFetchIsContained() throws Exception {
+        JsonObject t = tenant();
+        try (McpSyncClient client = McpHttp.sdkClient("/mcp/demo", t.getString("key"))) {
+            client.initialize();
+            McpSchema.CallToolResult write = call(client, "code_execute", Map.of("code",
+                    "try { await amcp.run('order_create', {customerId: 1, sku: 'SKU-001', quantity: 1}); return 'wrote'; } catch (e) { return e.code; }"));
+            assertEquals("\"not_available\"", text(write));
+            McpSchema.CallToolResult fetch = call(client, "code_execute", Map.of("code",
+                    "const r = await fetch('" + McpHttp.base() + "/health'); return r.status;"));
+            assertTrue(fetch.isError(), text(fetch));
+            assertEquals("ERROR", lastRun(t.getString("key")).getString("status"));
+        }
+    }
+
+    @Test
+    void aTimeoutIsReportedAsTimeout() throws Exception {
+        JsonObject t = tenant();
+        try (McpSyncClient client = McpHttp.sdkClient("/mcp/demo", t.getString("key"))) {
+            client.initialize();
+            McpSchema.CallToolResult spin = call(client, "code_execute", Map.of("code", "while (true) {}"));
+            assertTrue(spin.isError());
+            assertEquals("TIMEOUT", lastRun(t.getString("key")).getString("status"));
+        }
+    }
+
+    @Test
+    void theSharedEndpointNeverListsCodeTools() throws Exception {
+        JsonObject t = tenant();
+        try (McpSyncClient client = McpHttp.sdkClient("/mcp", t.getString("key"))) {
+            client.initialize();
+            Set<String> names = client.listTools().tools().stream().map(McpSchema.Tool::name).collect(Collectors.toSet());
+            assertTrue(names.contains("customer_get"));
+            assertTrue(names.stream().noneMatch(n -> Set.of("code_execute", "propose_code_tool", "sum_two").contains(n)), names.toString());
+        }
+    }
+
+    @Test
+    void codeOfWorkspaceACannotReachWorkspaceB() throws Exception {
+        JsonObject t = tenant();
+        try (McpSyncClient client = McpHttp.sdkClient("/mcp/demo", t.getString("key"))) {
+            client.initialize();
+            McpSchema.CallToolResult result = call(client, "code_execute", Map.of("code", """
+                    let run;
+                    try { await amcp.run('secret_b', {}); run = 'ran'; } catch (e) { run = e.code; }
+                    const found = (await amcp.search('secret')).length;
+                    return {run, found};
+                    """));
+            assertEquals("not_available", structured(result).get("run"));
+            assertEquals(0, ((Number) structured(result).get("found")).intValue());
+        }
+    }
+
+    @Test
+    void anAgentProposalBecomesACodeToolWhenAnAdminAcceptsIt() throws Exception {
+        JsonObject t = tenant();
+        String key = t.getString("key");
+        try (McpSyncClient client = McpHttp.sdkClient("/mcp/demo", key)) {
+            client.initialize();
+            McpSchema.CallToolResult proposed = call(client, "propose_code_tool", Map.of("name", "gold_count",
+                    "description", "Counts gold customers", "uses", java.util.List.of("customers_search"),
+                    "code", "const r = await amcp.run('customers_search', {limit: 500}); return r.customers.filter(c => c.tier === 'gold').length;"));
+            assertFalse(proposed.isError(), text(proposed));
+            long id = ((Number) structured(proposed).get("proposalId")).longValue();
+            HttpResponse<String> accepted = McpHttp.HTTP.send(HttpRequest.newBuilder(URI.create(McpHttp.base() + "/api/proposals/" + id + "/accept"))
+                    .header("Authorization", "Bearer " + key).POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(201, accepted.statusCode(), accepted.body());
+            HttpResponse<String> again = McpHttp.HTTP.send(HttpRequest.newBuilder(URI.create(McpHttp.base() + "/api/proposals/" + id + "/accept"))
+                    .header("Authorization", "Bearer " + key).POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(400, again.statusCode(), "a proposal is accepted once");
+            McpSchema.CallToolResult gold = call(client, "gold_count", Map.of());
+            assertFalse(gold.isError(), text(gold));
+            assertTrue(Integer.parseInt(text(gold)) >= 0);
+        }
+    }
+}
