@@ -13,6 +13,15 @@ const SUSTAIN_S = Number(Deno.env.get("BENCH_SUSTAIN_S") ?? 60);
 const CLIENTS = Number(Deno.env.get("BENCH_CLIENTS") ?? 8);
 const BRIDGE_RUNS = Number(Deno.env.get("BENCH_BRIDGE_RUNS") ?? 100);
 const TOKEN = "bench-" + crypto.randomUUID();
+const ONLY = (Deno.env.get("BENCH_ONLY") ?? "warm,bridge,sustained,cold").split(",");
+
+/** CPU ms used so far by a process and its reaped children (from /proc/<pid>/stat). */
+function cpuMs(pid: number) {
+  const st = Deno.readTextFileSync(`/proc/${pid}/stat`);
+  const f = st.slice(st.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]); // utime stime cutime cstime
+  return (ticks * 1000) / 100; // USER_HZ = 100
+}
 
 interface Timed {
   connectMs: number; // TCP connect + upgrade
@@ -119,11 +128,14 @@ for (const e of Deno.readDirSync("/proc")) {
 out.rssPerWarmSandboxMiB = { n: rss.length, mean: r2(rss.reduce((a, b) => a + b, 0) / rss.length), max: r2(Math.max(...rss)) };
 console.error("rss", out.rssPerWarmSandboxMiB);
 
-console.error(`warm: ${RUNS} sequential runs of return 1 ...`);
-out.warm = await sequential(warm, RUNS, pool);
-console.error("warm", out.warm);
+if (ONLY.includes("warm")) {
+  console.error(`warm: ${RUNS} sequential runs of return 1 ...`);
+  out.warm = await sequential(warm, RUNS, pool);
+  console.error("warm", out.warm);
+}
 
 // --- 100 sequential bridge calls ----------------------------------------------------------------------
+if (ONLY.includes("bridge")) {
 console.error(`bridge: ${BRIDGE_RUNS} runs of 100 sequential bridge calls ...`);
 const bridge: number[] = [];
 let bridgeErrors = 0;
@@ -135,10 +147,12 @@ for (let i = 0; i < BRIDGE_RUNS; i++) {
 }
 out.bridge100 = { run: summary(bridge), errors: bridgeErrors };
 console.error("bridge100", out.bridge100);
+}
 
 // --- sustained throughput -------------------------------------------------------------------------------
-console.error(`sustained: ${CLIENTS} clients for ${SUSTAIN_S} s ...`);
-{
+if (ONLY.includes("sustained")) {
+  console.error(`sustained: ${CLIENTS} clients for ${SUSTAIN_S} s ...`);
+  const cpu0 = cpuMs(warm.proc.pid) + cpuMs(Deno.pid);
   let ok = 0;
   let errors = 0;
   const lat: number[] = [];
@@ -160,22 +174,31 @@ console.error(`sustained: ${CLIENTS} clients for ${SUSTAIN_S} s ...`);
     }
   }));
   const secs = (performance.now() - t0) / 1000;
-  out.sustained = { clients: CLIENTS, seconds: r2(secs), ok, errors, runsPerSecond: r2(ok / secs), connectPlusRunMs: summary(lat), statuses };
+  await new Promise((r) => setTimeout(r, 1000)); // let the last used sandboxes be reaped into cutime
+  // CPU per run: supervisor + its sandboxes (reaped) + this client. With nothing else on the machine,
+  // cores * 1000 / cpuMsPerRun is the throughput ceiling.
+  const cpuPerRun = (cpuMs(warm.proc.pid) + cpuMs(Deno.pid) - cpu0) / Math.max(1, ok);
+  out.sustained = {
+    clients: CLIENTS, seconds: r2(secs), ok, errors, runsPerSecond: r2(ok / secs), connectPlusRunMs: summary(lat), statuses,
+    cpuMsPerRun: r2(cpuPerRun), ceilingRunsPerSecondOnIdleCores: r2((navigator.hardwareConcurrency * 1000) / cpuPerRun),
+  };
   console.error("sustained", out.sustained);
 }
 await warm.stop();
 
 // --- cold: a child started for each run, through the same runner ----------------------------------------
+if (ONLY.includes("cold")) {
 const cold = await startSupervisor({ CODE_RUNNER_TOKEN: TOKEN, CODE_RUNNER_POOL_SIZE: "0" }, { quiet: true });
 for (let i = 0; i < 5; i++) await timedRun(cold.url, "return 1");
 console.error(`cold: ${COLD_RUNS} sequential runs of return 1 (pool size 0) ...`);
 out.cold = await sequential(cold, COLD_RUNS, 0);
 console.error("cold", out.cold);
 await cold.stop();
+}
 
 // deno-lint-ignore no-explicit-any
 const o = out as any;
-out.coldOverWarmP50 = r2(o.cold.run.p50 / o.warm.run.p50);
+if (o.cold && o.warm) out.coldOverWarmP50 = r2(o.cold.run.p50 / o.warm.run.p50);
 out.loadAfter = load();
 console.log(JSON.stringify(out, null, 2));
 await Deno.mkdir(new URL("./out", import.meta.url), { recursive: true });

@@ -377,16 +377,19 @@ section("resources", async () => {
   check(zombies.length === 0, "no zombie children after the resource runs", zombies);
   const h = await health();
   check(kids.length <= h.warm + h.starting + h.busy, "no stray children: only warm/starting/busy sandboxes remain", { kids: kids.length, h });
-  if (IS_ROOT) {
+  // Orphans: sandbox processes of *this* runner (same harness path; another runner may share the
+  // machine) whose parent is not the supervisor.
+  {
+    const harness = kids.length ? Deno.readTextFileSync(`/proc/${kids[0]}/cmdline`).split("\0").filter(Boolean).pop() ?? "" : "";
     const orphans: number[] = [];
     for (const e of Deno.readDirSync("/proc")) {
       if (!/^\d+$/.test(e.name)) continue;
       try {
-        const st = Deno.readTextFileSync(`/proc/${e.name}/status`);
-        if (statusField(st, "Uid").split(/\s+/)[0] === "65534" && procStat(Number(e.name)).ppid !== SUP_PID) orphans.push(Number(e.name));
+        const cmd = Deno.readTextFileSync(`/proc/${e.name}/cmdline`).split("\0");
+        if (harness && cmd.includes(harness) && procStat(Number(e.name)).ppid !== SUP_PID) orphans.push(Number(e.name));
       } catch { /* gone */ }
     }
-    check(orphans.length === 0, "no orphaned sandbox processes (uid 65534) outside the supervisor", orphans);
+    check(harness.endsWith("harness.js") && orphans.length === 0, "no orphaned sandbox processes outside the supervisor", { harness, orphans });
   }
 });
 
