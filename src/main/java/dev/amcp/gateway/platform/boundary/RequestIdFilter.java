@@ -25,11 +25,11 @@ import java.util.regex.Pattern;
  *   <li>While the request runs, {@link LogContext} holds it, so with JSON logging every log line of the request
  *       thread carries {@code ext_requestId}.</li>
  *   <li>One summary line per request is logged at INFO ({@code request <id> <method> <path> -> <status> in <ms> ms});
- *       health, metrics and OpenAPI requests (probes, scrapers) are logged at FINE. {@code AMCP_REQUEST_LOG=false}
- *       moves every summary line to FINE.</li>
+ *       {@code AMCP_REQUEST_LOG=false} moves it to FINE.</li>
  * </ul>
  *
- * The query string is never logged: it may carry secrets.
+ * The query string is never logged: it may carry secrets. {@code /health}, {@code /metrics} and {@code /openapi}
+ * are served by Liberty itself, outside this WAR, so they pass no filter of ours and carry no id.
  */
 @WebFilter(urlPatterns = "/*", asyncSupported = true, filterName = "amcp-request-id")
 public class RequestIdFilter extends HttpFilter {
@@ -65,7 +65,7 @@ public class RequestIdFilter extends HttpFilter {
                 chain.doFilter(request, response);
             } finally {
                 String path = request.getRequestURI();
-                Level level = summaryAtInfo && !quiet(path) ? Level.INFO : Level.FINE;
+                Level level = summaryAtInfo ? Level.INFO : Level.FINE;
                 if (LOG.isLoggable(level)) {
                     long ms = (System.nanoTime() - start) / 1_000_000;
                     String status = request.isAsyncStarted() ? "async" : String.valueOf(response.getStatus());
@@ -74,11 +74,6 @@ public class RequestIdFilter extends HttpFilter {
                 }
             }
         }
-    }
-
-    private static boolean quiet(String path) {
-        return path.startsWith("/health") || path.startsWith("/metrics") || path.startsWith("/openapi")
-                || path.startsWith("/favicon");
     }
 
     /** Keeps a path printable on one line and bounded. */
