@@ -1,5 +1,16 @@
 /**
- * Platform: configuration, start-up, database migrations, JSON helpers and health. It imports no feature package;
- * features build on it.
+ * Platform: configuration, start-up, database migrations, JSON helpers, health and operations plumbing. It imports
+ * no feature package; features build on it.
+ *
+ * <ul>
+ *   <li>{@code boundary.HealthChecks}: MicroProfile Health. Readiness needs the database and its migrations.
+ *       <em>Later, with code mode:</em> a readiness check for runner reachability, reported as degraded (UP with
+ *       data) rather than DOWN, so plain MCP keeps serving while the runner is away.</li>
+ *   <li>{@code boundary.RequestIdFilter}: an {@code X-Request-Id} for every HTTP request of the WAR, answered in the
+ *       response and carried through the request's log lines.</li>
+ *   <li>{@code control.LogContext}: correlation fields (request id, run id) for the current thread; on Liberty they
+ *       appear as {@code ext_<name>} in every JSON log line. Code mode adds the run id here.</li>
+ *   <li>{@code boundary.RestApplication}: the Jakarta REST root and the OpenAPI description at {@code /openapi}.</li>
+ * </ul>
  */
 package dev.amcp.gateway.platform;
