@@ -114,6 +114,13 @@ class CodeModeIT {
     }
 
     @Test
+    void readinessReportsTheRunner() throws Exception {
+        var health = fixtures.getAbsolute(fixtures.serverUrl() + "/health/ready");
+        assertEquals(200, health.statusCode(), health.body());
+        assertTrue(health.body().contains("\"state\":\"ready\""), health.body());
+    }
+
+    @Test
     void inlineCodeSearchesDescribesAndRunsReadToolsOfItsServer() {
         var t = inlineTenant();
         Caller viewer = onServer(t, t.viewerKey());

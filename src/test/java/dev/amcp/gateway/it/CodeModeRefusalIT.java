@@ -94,12 +94,15 @@ class CodeModeRefusalIT {
 
     @Test
     @OperateOnDeployment("unreachable")
-    void anUnreachableRunnerRefusesTheRun() {
+    void anUnreachableRunnerRefusesTheRun() throws Exception {
         var t = fixtures.tenant();
         ToolResult result = runSavedTool(t);
         assertTrue(result.isError());
         assertTrue(result.text().contains("unreachable"), result.text());
         assertEquals("REFUSED", lastStatus(t));
+        var health = fixtures.getAbsolute(fixtures.serverUrl() + "/health/ready");
+        assertEquals(200, health.statusCode(), "an unreachable runner degrades code mode but the gateway stays ready: " + health.body());
+        assertTrue(health.body().contains("\"state\":\"degraded\""), health.body());
     }
 
     @Test

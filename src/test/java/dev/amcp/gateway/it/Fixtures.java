@@ -85,6 +85,16 @@ public class Fixtures {
         return baseUrl;
     }
 
+    /** The server's own root, for server-wide endpoints such as /health, whatever this app's context root. */
+    public String serverUrl() {
+        java.net.URI uri = URI.create(baseUrl);
+        return uri.getScheme() + "://" + uri.getAuthority();
+    }
+
+    public HttpResponse<String> getAbsolute(String url) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(url)).GET().build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     public HttpResponse<String> post(String path, String bearer, String body) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + path))
                 .header("Content-Type", "application/json")

@@ -8,6 +8,7 @@ import dev.amcp.gateway.codemode.entity.RunStatus;
 import dev.amcp.gateway.governance.control.GateRefusedException;
 import dev.amcp.gateway.platform.control.Hashes;
 import dev.amcp.gateway.platform.control.JsonSupport;
+import dev.amcp.gateway.platform.control.LogContext;
 import dev.amcp.gateway.platform.control.Settings;
 import dev.amcp.gateway.tools.control.CallContext;
 import dev.amcp.gateway.tools.control.CancellationListener;
@@ -72,6 +73,12 @@ public class CodeExecutorService implements CancellationListener {
 
     public RunOutcome run(CodeRunRequest request) {
         String runId = UUID.randomUUID().toString();
+        try (LogContext.Scope logged = LogContext.put(LogContext.RUN_ID, runId)) {
+            return runLogged(runId, request);
+        }
+    }
+
+    private RunOutcome runLogged(String runId, CodeRunRequest request) {
         var invoker = request.invoker();
         recorder.begin(new CodeRunRecorder.RunIdentity(runId, invoker.workspaceId(), request.serverId(), request.toolId(),
                 request.toolName(), request.inline(), invoker.userId(), invoker.apiKeyId(), request.runAsMode(),
@@ -101,7 +108,14 @@ public class CodeExecutorService implements CancellationListener {
         } catch (GateRefusedException e) {
             return new RunOutcome(runId, RunStatus.LIMIT, null, e.getMessage(), "", List.of(), 0, 0);
         }
-        RunSession session = new RunSession(runId, request, limits(), dispatcher, executor);
+        // Bridge calls run on executor threads; they carry this request's and run's ids into their log lines.
+        var logContext = LogContext.snapshot();
+        java.util.concurrent.Executor withContext = task -> executor.execute(() -> {
+            try (LogContext.Scope restored = LogContext.restore(logContext)) {
+                task.run();
+            }
+        });
+        RunSession session = new RunSession(runId, request, limits(), dispatcher, withContext);
         String requestKey = CallContext.current().requestKey();
         if (requestKey != null) {
             active.put(requestKey, session);

@@ -38,7 +38,8 @@ public class RunnerConnector {
     Settings settings;
 
     private volatile WebSocketContainer container;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    // HTTP/1.1: an h2c upgrade header would reach the runner's WebSocket upgrade handler instead of /healthz.
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
 
     void obtainContainerOnStart(@Observes @Priority(Migrations.PRIORITY + 20) Startup startup) {
         container();
