@@ -39,6 +39,10 @@ final class EditorRequests {
         request.setAttribute("nav", Navigation.ITEMS);
         Caller caller = (Caller) request.getAttribute(CALLER);
         request.setAttribute("canEdit", caller != null && caller.has(Capability.ADMIN));
+        if (caller != null) {
+            request.setAttribute("username", caller.username());
+            request.setAttribute("roleName", caller.role().name());
+        }
         HttpSession session = request.getSession(false);
         if (session != null && session.getAttribute(FLASH) != null) {
             request.setAttribute("flash", session.getAttribute(FLASH));
