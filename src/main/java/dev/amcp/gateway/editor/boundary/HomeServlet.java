@@ -6,14 +6,25 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 
-/** {@code /admin} itself goes to the servers page; any other unknown editor path is a 404 page. */
+/**
+ * {@code /admin} itself goes to the servers page, a fresh login to the page asked for before it, and any other
+ * unknown editor path is a 404 page.
+ */
 @WebServlet({"/admin", "/admin/*"})
 public class HomeServlet extends EditorServlet {
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
         String path = request.getPathInfo();
-        if (path == null || "/".equals(path) || "/j_security_check".equals(path)) {
+        if ("/j_security_check".equals(path)) {
+            // Just signed in: go where the person wanted to go before the login page, if that is an editor page.
+            var session = request.getSession(false);
+            Object target = session == null ? null : session.getAttribute(EditorAuthenticationMechanism.TARGET);
+            if (session != null) {
+                session.removeAttribute(EditorAuthenticationMechanism.TARGET);
+            }
+            EditorRequests.redirect(request, response, LanguageServlet.safeReturnPath(target == null ? null : target.toString()));
+        } else if (path == null || "/".equals(path)) {
             EditorRequests.redirect(request, response, "/admin/servers");
         } else {
             notFound(request, response);

@@ -39,6 +39,7 @@ final class Browser implements AutoCloseable {
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(Path.of(CHROMEDRIVER).toFile())
                 .usingAnyFreePort().build();
         this.driver = new ChromeDriver(service, options);
+        this.driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(60)).scriptTimeout(Duration.ofSeconds(20));
         this.wait = new WebDriverWait(driver, Duration.ofSeconds(20));
     }
 

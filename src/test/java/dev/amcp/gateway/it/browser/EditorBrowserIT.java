@@ -33,7 +33,9 @@ import org.openqa.selenium.WebElement;
 @RunAsClient
 class EditorBrowserIT {
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+    private static final HttpClient HTTP = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1).connectTimeout(java.time.Duration.ofSeconds(10))
+            .followRedirects(HttpClient.Redirect.NEVER).build();
     private static String base;
     private static JsonObject tenant;
     private static Browser browser;
@@ -71,7 +73,7 @@ class EditorBrowserIT {
     }
 
     private static HttpResponse<String> get(String path, String... headers) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).GET();
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(java.time.Duration.ofSeconds(60)).GET();
         for (int i = 0; i < headers.length; i += 2) {
             b.header(headers[i], headers[i + 1]);
         }
