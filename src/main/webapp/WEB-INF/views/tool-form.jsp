@@ -39,7 +39,7 @@
       <div class="field">
         <label for="method"><fmt:message key="tools.method"/></label>
         <select id="method" name="method">
-          <c:forEach items="${methods}" var="m"><option ${m == form.method ? 'selected' : ''}>${m}</option></c:forEach>
+          <c:forEach items="${methods}" var="m"><option value="${m}" ${m == form.method ? 'selected' : ''}>${m}</option></c:forEach>
         </select>
       </div>
       <div class="field ${empty errors.url ? '' : 'invalid'}">

@@ -20,11 +20,30 @@ public class CsrfFilter extends HttpFilter {
     @Override
     protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws IOException, ServletException {
+        if (request.getRequestURI().startsWith(request.getContextPath() + "/admin/assets/")) {
+            chain.doFilter(request, response); // static files need no session
+            return;
+        }
         boolean safe = "GET".equals(request.getMethod()) || "HEAD".equals(request.getMethod())
                 // The login post is handled by the authentication mechanism before any filter; it has no session yet.
                 || request.getRequestURI().endsWith("/j_security_check");
         if (safe) {
-            HttpSession session = request.getSession();
+            HttpSession session;
+            try {
+                session = request.getSession();
+            } catch (RuntimeException e) {
+                // Liberty binds a session to the user who signed in; an anonymous request (a signed-out browser that
+                // still sends the old cookie) may not use it. Drop the cookie and start over with a fresh session.
+                String name = request.getServletContext().getSessionCookieConfig().getName();
+                jakarta.servlet.http.Cookie expired = new jakarta.servlet.http.Cookie(name == null ? "JSESSIONID" : name, "");
+                expired.setPath("/");
+                expired.setMaxAge(0);
+                expired.setHttpOnly(true);
+                response.addCookie(expired);
+                String query = request.getQueryString();
+                response.sendRedirect(request.getRequestURI() + (query == null ? "" : "?" + query));
+                return;
+            }
             String token = (String) session.getAttribute(CsrfTokens.FIELD);
             if (token == null) {
                 token = CsrfTokens.newToken();

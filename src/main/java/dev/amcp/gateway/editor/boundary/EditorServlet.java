@@ -26,11 +26,11 @@ abstract class EditorServlet extends HttpServlet {
         Principal principal = request.getUserPrincipal();
         Caller caller = principal == null ? null : workspaces.callerForUser(principal.getName()).orElse(null);
         if (caller == null) {
-            request.logout();
             var session = request.getSession(false);
             if (session != null) {
                 session.invalidate();
             }
+            request.logout();
             EditorRequests.redirect(request, response, EditorSecurity.LOGIN_PAGE);
             return;
         }

@@ -13,11 +13,11 @@ public class LogoutServlet extends HttpServlet {
 
     @Override
     protected void doPost(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
-        request.logout();
         var session = request.getSession(false);
         if (session != null) {
-            session.invalidate();
+            session.invalidate(); // first: once logged out, Liberty no longer lets this request touch the user's session
         }
+        request.logout();
         EditorRequests.redirect(request, response, EditorSecurity.LOGIN_PAGE + "?loggedOut=true");
     }
 }

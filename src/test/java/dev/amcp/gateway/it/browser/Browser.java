@@ -91,7 +91,7 @@ final class Browser implements AutoCloseable {
     }
 
     void login(String user, String password) {
-        open("/admin/login");
+        open("/admin/assets/admin.css");
         driver.manage().deleteAllCookies();
         open("/admin/servers");
         waitForPath("/admin/login");

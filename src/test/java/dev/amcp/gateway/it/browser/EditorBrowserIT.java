@@ -100,7 +100,7 @@ class EditorBrowserIT {
 
     @Test
     void wrongPasswordIsRefusedAndTheRightOneSignsIn() throws Exception {
-        browser.open("/admin/login");
+        browser.open("/admin/assets/admin.css");
         browser.driver.manage().deleteAllCookies();
         browser.open("/admin/servers");
         browser.waitForPath("/admin/login");
