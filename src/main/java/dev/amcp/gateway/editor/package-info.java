@@ -1,2 +1,15 @@
-/** The admin editor UI under {@code /admin}: servlet-rendered pages for servers, tools, runs and the license. */
+/**
+ * The admin editor UI under {@code /admin}: Jakarta Pages views driven by thin servlets for servers, tools, API keys
+ * and (with code mode) code tools, runs, proposals and the license.
+ * <ul>
+ *   <li>{@code boundary}: servlets, the security filters (headers, CSRF, language) and the form-login
+ *       definition (Jakarta Security, database identity store over {@code users}, PBKDF2).</li>
+ *   <li>{@code control}: form parsing and validation, CSRF tokens, language choice, navigation.</li>
+ *   <li>{@code entity}: form and view models the pages render.</li>
+ * </ul>
+ * Every write goes through the services of {@code tools} and {@code workspace}, whose {@code @RequiresCapability}
+ * gates decide; the pages only hide buttons a role cannot use. A signed-in person becomes a
+ * {@link dev.amcp.gateway.governance.entity.Caller} through
+ * {@link dev.amcp.gateway.workspace.control.WorkspaceService#callerForUser(String)}.
+ */
 package dev.amcp.gateway.editor;

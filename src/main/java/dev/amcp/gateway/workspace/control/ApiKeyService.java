@@ -1,7 +1,9 @@
 package dev.amcp.gateway.workspace.control;
 
+import dev.amcp.gateway.governance.control.RequiresCapability;
 import dev.amcp.gateway.governance.entity.CallScope;
 import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.governance.entity.Capability;
 import dev.amcp.gateway.governance.entity.Role;
 import dev.amcp.gateway.platform.control.Hashes;
 import dev.amcp.gateway.workspace.entity.ApiKey;
@@ -68,6 +70,18 @@ public class ApiKeyService {
         ApiKey key = new ApiKey(user.getWorkspaceId(), userId, roleId, name.strip(), displayPrefix(plaintext), hash);
         em.persist(key);
         return new IssuedKey(key, plaintext);
+    }
+
+    /** An admin issues a key for themself, optionally narrowed to another role of the workspace. */
+    @RequiresCapability(Capability.ADMIN)
+    public IssuedKey issue(Caller caller, String name, String roleName) {
+        return issue(caller.userId(), name, roleName);
+    }
+
+    /** An admin revokes a key of their workspace; a key of another workspace is treated as absent. */
+    @RequiresCapability(Capability.ADMIN)
+    public boolean revoke(Caller caller, long keyId) {
+        return revoke(caller.workspaceId(), keyId);
     }
 
     /** Resolves an {@code Authorization} header to a caller, or empty for a missing, unknown, revoked or expired key. */

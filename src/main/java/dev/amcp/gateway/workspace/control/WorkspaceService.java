@@ -1,8 +1,12 @@
 package dev.amcp.gateway.workspace.control;
 
+import dev.amcp.gateway.governance.control.RequiresCapability;
+import dev.amcp.gateway.governance.entity.CallScope;
+import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Capability;
 import dev.amcp.gateway.governance.entity.Role;
 import dev.amcp.gateway.workspace.entity.McpServerConfig;
+import dev.amcp.gateway.workspace.entity.ServerDraft;
 import dev.amcp.gateway.workspace.entity.UserAccount;
 import dev.amcp.gateway.workspace.entity.Workspace;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -11,9 +15,13 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import jakarta.security.enterprise.identitystore.Pbkdf2PasswordHash;
 import jakarta.transaction.Transactional;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /** Creates and finds workspaces, their built-in roles, users and MCP servers. */
@@ -133,6 +141,146 @@ public class WorkspaceService {
     public List<McpServerConfig> servers(long workspaceId) {
         return em.createNamedQuery(McpServerConfig.BY_WORKSPACE, McpServerConfig.class)
                 .setParameter("workspaceId", workspaceId).getResultList();
+    }
+
+    /** Field problems of a server draft, keyed by field name ({@code slug}, {@code name}, {@code codeMode}, {@code roles}). */
+    public static class InvalidServerException extends IllegalArgumentException {
+        private final Map<String, String> problems;
+
+        public InvalidServerException(Map<String, String> problems) {
+            super("The server is not valid: " + problems);
+            this.problems = Map.copyOf(problems);
+        }
+
+        public Map<String, String> problems() {
+            return problems;
+        }
+    }
+
+    /**
+     * The caller a signed-in person acts as in the web editor: their workspace, their user and their role, with no
+     * narrowing scope. Empty for an unknown or disabled user.
+     */
+    public Optional<Caller> callerForUser(String username) {
+        if (username == null) {
+            return Optional.empty();
+        }
+        return em.createNamedQuery(UserAccount.BY_USERNAME, UserAccount.class).setParameter("username", username)
+                .getResultStream().findFirst().filter(UserAccount::isEnabled)
+                .map(user -> new Caller(user.getWorkspaceId(), user.getId(), null, user.getUsername(),
+                        em.find(Role.class, user.getRoleId()).toGrant(), CallScope.UNRESTRICTED));
+    }
+
+    /** User names of a workspace by id, for showing who owns what. */
+    public Map<Long, String> usernames(long workspaceId) {
+        Map<Long, String> names = new TreeMap<>();
+        em.createQuery("select u from UserAccount u where u.workspaceId = :workspaceId", UserAccount.class)
+                .setParameter("workspaceId", workspaceId).getResultList()
+                .forEach(u -> names.put(u.getId(), u.getUsername()));
+        return names;
+    }
+
+    /** The roles of the workspace that may use a server (every role with all servers, plus those listing it). */
+    public Set<Long> rolesUsing(long workspaceId, long serverId) {
+        Set<Long> ids = new HashSet<>();
+        for (Role role : roles(workspaceId)) {
+            if (role.isAllServers() || role.getServerIds().contains(serverId)) {
+                ids.add(role.getId());
+            }
+        }
+        return ids;
+    }
+
+    /** Creates a server and says which roles may use it; every field is checked first, nothing is half-written. */
+    @RequiresCapability(Capability.ADMIN)
+    public McpServerConfig createServer(Caller caller, ServerDraft draft) {
+        McpServerConfig.CodeMode mode = checkServerDraft(caller, draft, null);
+        McpServerConfig server = new McpServerConfig(caller.workspaceId(), draft.slug(), draft.name().strip(), blankToNull(draft.description()));
+        server.setCodeMode(mode);
+        em.persist(server);
+        em.flush();
+        applyRoles(caller.workspaceId(), server.getId(), draft.roleIds());
+        return server;
+    }
+
+    /** Changes a server of the caller's workspace, with the same checks as {@link #createServer(Caller, ServerDraft)}. */
+    @RequiresCapability(Capability.ADMIN)
+    public McpServerConfig updateServer(Caller caller, long serverId, ServerDraft draft) {
+        McpServerConfig server = serverInWorkspace(caller, serverId);
+        McpServerConfig.CodeMode mode = checkServerDraft(caller, draft, server);
+        server.setSlug(draft.slug());
+        server.setName(draft.name().strip());
+        server.setDescription(blankToNull(draft.description()));
+        server.setCodeMode(mode);
+        applyRoles(caller.workspaceId(), server.getId(), draft.roleIds());
+        return server;
+    }
+
+    /** A server of the caller's workspace; a server of another workspace reads as missing. */
+    public McpServerConfig serverInWorkspace(Caller caller, long serverId) {
+        McpServerConfig server = em.find(McpServerConfig.class, serverId);
+        if (server == null || server.getWorkspaceId() != caller.workspaceId()) {
+            throw new IllegalArgumentException("No server " + serverId + " in this workspace");
+        }
+        return server;
+    }
+
+    private McpServerConfig.CodeMode checkServerDraft(Caller caller, ServerDraft draft, McpServerConfig existing) {
+        Map<String, String> problems = new LinkedHashMap<>();
+        if (draft.slug() == null || !SLUG.matcher(draft.slug()).matches()) {
+            problems.put("slug", "Use 1 to 63 lower-case letters, digits, '-' or '_', starting with a letter or digit");
+        } else {
+            findServer(caller.workspaceId(), draft.slug()).filter(s -> existing == null || !s.getId().equals(existing.getId()))
+                    .ifPresent(s -> problems.put("slug", "Server slug '" + draft.slug() + "' is already used in this workspace"));
+        }
+        if (draft.name() == null || draft.name().isBlank() || draft.name().strip().length() > 200) {
+            problems.put("name", "A name of 1 to 200 characters is required");
+        }
+        if (draft.description() != null && draft.description().length() > 2000) {
+            problems.put("description", "At most 2000 characters");
+        }
+        McpServerConfig.CodeMode mode = null;
+        try {
+            mode = McpServerConfig.CodeMode.valueOf(String.valueOf(draft.codeMode()).toUpperCase());
+        } catch (IllegalArgumentException e) {
+            problems.put("codeMode", "Code mode is 'off' or 'inline'");
+        }
+        Set<Long> known = new HashSet<>();
+        roles(caller.workspaceId()).forEach(r -> known.add(r.getId()));
+        if (!known.containsAll(draft.roleIds())) {
+            problems.put("roles", "Choose roles of this workspace");
+        }
+        if (!problems.isEmpty()) {
+            throw new InvalidServerException(problems);
+        }
+        return mode;
+    }
+
+    /**
+     * Makes exactly the chosen roles able to use the server. A role that may use all servers and is not chosen
+     * keeps every other server of the workspace, listed one by one.
+     */
+    private void applyRoles(long workspaceId, long serverId, Set<Long> chosen) {
+        List<Long> allServerIds = servers(workspaceId).stream().map(McpServerConfig::getId).toList();
+        for (Role role : roles(workspaceId)) {
+            boolean uses = role.isAllServers() || role.getServerIds().contains(serverId);
+            boolean wanted = chosen.contains(role.getId());
+            if (uses == wanted) {
+                continue;
+            }
+            Set<Long> ids = new HashSet<>(role.isAllServers() ? allServerIds : role.getServerIds());
+            if (wanted) {
+                ids.add(serverId);
+            } else {
+                ids.remove(serverId);
+            }
+            role.setAllServers(false);
+            role.setServerIds(ids);
+        }
+    }
+
+    private static String blankToNull(String text) {
+        return text == null || text.isBlank() ? null : text.strip();
     }
 
     static void requireSlug(String slug, String what) {

@@ -61,6 +61,7 @@ public class McpServerConfig {
     public Long getId() { return id; }
     public Long getWorkspaceId() { return workspaceId; }
     public String getSlug() { return slug; }
+    public void setSlug(String slug) { this.slug = slug; }
     public String getName() { return name; }
     public void setName(String name) { this.name = name; }
     public String getDescription() { return description; }

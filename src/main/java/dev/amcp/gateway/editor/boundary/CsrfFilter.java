@@ -1,0 +1,67 @@
+package dev.amcp.gateway.editor.boundary;
+
+import dev.amcp.gateway.editor.control.CsrfTokens;
+import dev.amcp.gateway.editor.control.EditorMessages;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpFilter;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpSession;
+import java.io.IOException;
+import java.util.Locale;
+
+/**
+ * Every editor request gets the session's CSRF token as the request attribute {@code csrf}, for the hidden field
+ * of each form; every state-changing request must send it back, or it is refused with 403 before any servlet runs.
+ */
+public class CsrfFilter extends HttpFilter {
+
+    @Override
+    protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws IOException, ServletException {
+        if (request.getRequestURI().startsWith(request.getContextPath() + "/admin/assets/")) {
+            chain.doFilter(request, response); // static files need no session
+            return;
+        }
+        boolean safe = "GET".equals(request.getMethod()) || "HEAD".equals(request.getMethod())
+                // The login post is handled by the authentication mechanism before any filter; it has no session yet.
+                || request.getRequestURI().endsWith("/j_security_check");
+        if (safe) {
+            HttpSession session;
+            try {
+                session = request.getSession();
+            } catch (RuntimeException e) {
+                // Liberty binds a session to the user who signed in; an anonymous request (a signed-out browser that
+                // still sends the old cookie) may not use it. Drop the cookie and start over with a fresh session.
+                String name = request.getServletContext().getSessionCookieConfig().getName();
+                jakarta.servlet.http.Cookie expired = new jakarta.servlet.http.Cookie(name == null ? "JSESSIONID" : name, "");
+                expired.setPath("/");
+                expired.setMaxAge(0);
+                expired.setHttpOnly(true);
+                response.addCookie(expired);
+                String query = request.getQueryString();
+                response.sendRedirect(request.getRequestURI() + (query == null ? "" : "?" + query));
+                return;
+            }
+            String token = (String) session.getAttribute(CsrfTokens.FIELD);
+            if (token == null) {
+                token = CsrfTokens.newToken();
+                session.setAttribute(CsrfTokens.FIELD, token);
+            }
+            request.setAttribute("csrf", token);
+            chain.doFilter(request, response);
+            return;
+        }
+        HttpSession session = request.getSession(false);
+        String expected = session == null ? null : (String) session.getAttribute(CsrfTokens.FIELD);
+        if (!CsrfTokens.matches(expected, request.getParameter(CsrfTokens.FIELD))) {
+            Locale locale = (Locale) request.getAttribute(EditorRequests.LOCALE);
+            EditorRequests.renderError(request, response, HttpServletResponse.SC_FORBIDDEN,
+                    EditorMessages.get(locale, "error.csrf"));
+            return;
+        }
+        request.setAttribute("csrf", expected);
+        chain.doFilter(request, response);
+    }
+}

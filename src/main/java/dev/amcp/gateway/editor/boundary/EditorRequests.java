@@ -1,0 +1,99 @@
+package dev.amcp.gateway.editor.boundary;
+
+import dev.amcp.gateway.editor.control.Navigation;
+import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.governance.entity.Capability;
+import jakarta.servlet.RequestDispatcher;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpSession;
+import java.io.IOException;
+import java.util.Locale;
+
+/** Request plumbing shared by the editor servlets and filters: views, flash messages, redirects. */
+final class EditorRequests {
+
+    static final String LOCALE = "amcp.locale";
+    static final String CALLER = "caller";
+    private static final String FLASH = "amcp.flash";
+
+    private EditorRequests() {}
+
+    /** Behind TLS: the connection itself, or a proxy that says so. */
+    static boolean isSecure(HttpServletRequest request) {
+        return request.isSecure() || "https".equalsIgnoreCase(request.getHeader("X-Forwarded-Proto"));
+    }
+
+    static Locale locale(HttpServletRequest request) {
+        Locale locale = (Locale) request.getAttribute(LOCALE);
+        return locale == null ? Locale.ENGLISH : locale;
+    }
+
+    /**
+     * Renders a view of {@code WEB-INF/views}. Views are declared as named servlets in {@code web.xml}, because
+     * the REST application is mapped to {@code /*} and would otherwise receive forwards to {@code *.jsp}.
+     */
+    static void render(HttpServletRequest request, HttpServletResponse response, String view)
+            throws ServletException, IOException {
+        request.setAttribute("nav", Navigation.ITEMS);
+        Caller caller = (Caller) request.getAttribute(CALLER);
+        request.setAttribute("canEdit", caller != null && caller.has(Capability.ADMIN));
+        if (caller != null) {
+            request.setAttribute("username", caller.username());
+            request.setAttribute("roleName", caller.role().name());
+        }
+        HttpSession session = request.getSession(false);
+        if (session != null && session.getAttribute(FLASH) != null) {
+            request.setAttribute("flash", session.getAttribute(FLASH));
+            session.removeAttribute(FLASH);
+        }
+        response.setContentType("text/html;charset=UTF-8");
+        RequestDispatcher dispatcher = request.getServletContext().getNamedDispatcher("view-" + view);
+        if (dispatcher == null) {
+            throw new ServletException("No view " + view);
+        }
+        dispatcher.forward(request, response);
+    }
+
+    static void renderError(HttpServletRequest request, HttpServletResponse response, int status, String message)
+            throws ServletException, IOException {
+        response.setStatus(status);
+        request.setAttribute("errorMessage", message);
+        render(request, response, "error");
+    }
+
+    /** A one-time message shown on the next page (after a redirect). */
+    static void flash(HttpServletRequest request, String message) {
+        request.getSession().setAttribute(FLASH, message);
+    }
+
+    static void redirect(HttpServletRequest request, HttpServletResponse response, String path) throws IOException {
+        response.sendRedirect(request.getContextPath() + path);
+    }
+
+    /** The numeric id in a path such as {@code /12} or {@code /12/test}, or {@code null}. */
+    static Long idOf(String pathInfo) {
+        if (pathInfo == null) {
+            return null;
+        }
+        String[] parts = pathInfo.split("/");
+        if (parts.length < 2) {
+            return null;
+        }
+        try {
+            return Long.parseLong(parts[1]);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /** The action after the id, e.g. {@code test} in {@code /12/test}, or the empty string. */
+    static String actionOf(String pathInfo) {
+        if (pathInfo == null) {
+            return "";
+        }
+        String[] parts = pathInfo.split("/");
+        return parts.length > 2 ? parts[2] : "";
+    }
+}

@@ -1,0 +1,60 @@
+package dev.amcp.gateway.editor.boundary;
+
+import dev.amcp.gateway.editor.control.EditorMessages;
+import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.workspace.control.WorkspaceService;
+import jakarta.inject.Inject;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.security.Principal;
+import java.util.Locale;
+
+/**
+ * Base of the signed-in editor pages: turns the login into a {@link Caller} before any handler runs. A user who was
+ * disabled or deleted since signing in is signed out.
+ */
+abstract class EditorServlet extends HttpServlet {
+
+    @Inject
+    WorkspaceService workspaces;
+
+    @Override
+    protected void service(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
+        Principal principal = request.getUserPrincipal();
+        Caller caller = principal == null ? null : workspaces.callerForUser(principal.getName()).orElse(null);
+        if (caller == null) {
+            var session = request.getSession(false);
+            if (session != null) {
+                session.invalidate();
+            }
+            request.logout();
+            EditorRequests.redirect(request, response, EditorSecurity.LOGIN_PAGE);
+            return;
+        }
+        request.setAttribute(EditorRequests.CALLER, caller);
+        super.service(request, response);
+    }
+
+    static Caller caller(HttpServletRequest request) {
+        return (Caller) request.getAttribute(EditorRequests.CALLER);
+    }
+
+    static Locale locale(HttpServletRequest request) {
+        return EditorRequests.locale(request);
+    }
+
+    static String msg(HttpServletRequest request, String key, Object... args) {
+        return EditorMessages.get(locale(request), key, args);
+    }
+
+    static void render(HttpServletRequest request, HttpServletResponse response, String view) throws ServletException, IOException {
+        EditorRequests.render(request, response, view);
+    }
+
+    static void notFound(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
+        EditorRequests.renderError(request, response, HttpServletResponse.SC_NOT_FOUND, msg(request, "error.notFound"));
+    }
+}

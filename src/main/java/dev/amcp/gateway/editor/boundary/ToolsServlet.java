@@ -1,0 +1,211 @@
+package dev.amcp.gateway.editor.boundary;
+
+import dev.amcp.gateway.editor.control.HttpToolForms;
+import dev.amcp.gateway.editor.entity.HttpToolForm;
+import dev.amcp.gateway.governance.control.GateRefusedException;
+import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.tools.control.ToolExecutor;
+import dev.amcp.gateway.tools.control.ToolService;
+import dev.amcp.gateway.tools.control.ToolService.InvalidToolException;
+import dev.amcp.gateway.tools.entity.McpTool;
+import dev.amcp.gateway.tools.entity.ToolDraft;
+import dev.amcp.gateway.tools.entity.ToolNotAvailableException;
+import dev.amcp.gateway.tools.entity.ToolResult;
+import dev.amcp.gateway.workspace.entity.McpServerConfig;
+import jakarta.inject.Inject;
+import jakarta.json.JsonObject;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.annotation.WebServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * Tools: the list (filtered per server), the HTTP tool form (create, edit), delete, and the test button, which
+ * calls the saved tool through {@link ToolExecutor} under the signed-in person's role.
+ */
+@WebServlet({"/admin/tools", "/admin/tools/*"})
+public class ToolsServlet extends EditorServlet {
+
+    @Inject
+    ToolService tools;
+
+    @Inject
+    ToolExecutor executor;
+
+    @Override
+    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
+        Caller caller = caller(request);
+        String path = request.getPathInfo();
+        if (path == null || "/".equals(path)) {
+            list(request, response, caller);
+            return;
+        }
+        if ("/new".equals(path)) {
+            HttpToolForm form = new HttpToolForm();
+            String server = request.getParameter("server");
+            form.setServer(server == null ? "" : server);
+            showForm(request, response, caller, form, null, Map.of(), null);
+            return;
+        }
+        McpTool tool = find(caller, EditorRequests.idOf(path));
+        if (tool == null || !EditorRequests.actionOf(path).isEmpty()) {
+            notFound(request, response);
+            return;
+        }
+        showForm(request, response, caller, HttpToolForms.of(tool, slugOf(caller, tool)), tool, Map.of(), null);
+    }
+
+    @Override
+    protected void doPost(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
+        Caller caller = caller(request);
+        String path = request.getPathInfo();
+        if ("/new".equals(path)) {
+            save(request, response, caller, null);
+            return;
+        }
+        McpTool tool = find(caller, EditorRequests.idOf(path));
+        if (tool == null) {
+            notFound(request, response);
+            return;
+        }
+        switch (EditorRequests.actionOf(path)) {
+            case "" -> save(request, response, caller, tool);
+            case "delete" -> delete(request, response, caller, tool);
+            case "test" -> test(request, response, caller, tool);
+            default -> notFound(request, response);
+        }
+    }
+
+    private void list(HttpServletRequest request, HttpServletResponse response, Caller caller) throws ServletException, IOException {
+        List<McpServerConfig> servers = workspaces.servers(caller.workspaceId());
+        Map<Long, String> slugs = servers.stream().collect(Collectors.toMap(McpServerConfig::getId, McpServerConfig::getSlug));
+        String filter = request.getParameter("server");
+        McpServerConfig selected = filter == null || filter.isBlank() ? null
+                : servers.stream().filter(s -> s.getSlug().equals(filter)).findFirst().orElse(null);
+        List<McpTool> shown = tools.tools(caller.workspaceId()).stream()
+                .filter(t -> selected == null || t.getServerId().equals(selected.getId())).toList();
+        request.setAttribute("servers", servers);
+        request.setAttribute("serverSlugs", slugs);
+        request.setAttribute("selectedServer", selected == null ? "" : selected.getSlug());
+        request.setAttribute("tools", shown);
+        request.setAttribute("active", "tools");
+        render(request, response, "tools");
+    }
+
+    private void save(HttpServletRequest request, HttpServletResponse response, Caller caller, McpTool existing)
+            throws ServletException, IOException {
+        if (existing != null && existing.isCodeTool()) {
+            notFound(request, response); // code tools are saved by code mode's form
+            return;
+        }
+        HttpToolForm form = HttpToolForms.read(request::getParameter);
+        form.setId(existing == null ? null : existing.getId());
+        Map<String, String> errors = new LinkedHashMap<>();
+        ToolDraft draft = HttpToolForms.toDraft(form, locale(request), errors);
+        try {
+            if (!errors.isEmpty()) {
+                // Show the service's checks of the fields that did parse too, then save nothing.
+                Map<String, String> more = new LinkedHashMap<>();
+                tools.checkCommon(caller, draft, existing, more);
+                HttpToolForms.fieldsOf(more).forEach(errors::putIfAbsent);
+                throw new InvalidToolException(errors);
+            }
+            McpTool saved = existing == null ? tools.createHttpTool(caller, draft) : tools.updateHttpTool(caller, existing.getId(), draft);
+            EditorRequests.flash(request, msg(request, "tools.saved", saved.getName()));
+            EditorRequests.redirect(request, response, "/admin/tools/" + saved.getId());
+        } catch (InvalidToolException e) {
+            Map<String, String> all = new LinkedHashMap<>(errors);
+            HttpToolForms.fieldsOf(e.problems()).forEach(all::putIfAbsent);
+            response.setStatus(422);
+            showForm(request, response, caller, form, existing, all, msg(request, "error.fixFields"));
+        } catch (GateRefusedException e) {
+            response.setStatus(HttpServletResponse.SC_FORBIDDEN);
+            showForm(request, response, caller, form, existing, errors, msg(request, "error.forbidden"));
+        }
+    }
+
+    private void delete(HttpServletRequest request, HttpServletResponse response, Caller caller, McpTool tool)
+            throws ServletException, IOException {
+        try {
+            tools.delete(caller, tool.getId());
+            EditorRequests.flash(request, msg(request, "tools.deleted", tool.getName()));
+            EditorRequests.redirect(request, response, "/admin/tools");
+        } catch (GateRefusedException e) {
+            EditorRequests.renderError(request, response, HttpServletResponse.SC_FORBIDDEN, msg(request, "error.forbidden"));
+        }
+    }
+
+    private void test(HttpServletRequest request, HttpServletResponse response, Caller caller, McpTool tool)
+            throws ServletException, IOException {
+        String argsText = request.getParameter("args") == null ? "" : request.getParameter("args");
+        Map<String, String> errors = new LinkedHashMap<>();
+        JsonObject args = HttpToolForms.arguments(argsText, locale(request), errors);
+        if (errors.isEmpty()) {
+            long started = System.nanoTime();
+            try {
+                ToolResult result = executor.execute(caller, tool, args);
+                request.setAttribute("testResult", result.value() != null ? HttpToolForms.pretty(result.value()) : result.text());
+                request.setAttribute("testFailed", result.isError());
+            } catch (ToolNotAvailableException e) {
+                request.setAttribute("testResult", msg(request, "tools.test.notAvailable"));
+                request.setAttribute("testFailed", true);
+            }
+            request.setAttribute("testMillis", (System.nanoTime() - started) / 1_000_000);
+        }
+        request.setAttribute("testArgs", argsText);
+        request.setAttribute("testErrors", errors);
+        showForm(request, response, caller, HttpToolForms.of(tool, slugOf(caller, tool)), tool, Map.of(), null);
+    }
+
+    private void showForm(HttpServletRequest request, HttpServletResponse response, Caller caller, HttpToolForm form,
+                          McpTool existing, Map<String, String> errors, String formError) throws ServletException, IOException {
+        request.setAttribute("form", form);
+        request.setAttribute("tool", existing);
+        request.setAttribute("errors", errors);
+        request.setAttribute("formError", formError);
+        request.setAttribute("servers", workspaces.servers(caller.workspaceId()));
+        request.setAttribute("methods", List.of("GET", "POST", "PUT", "PATCH", "DELETE"));
+        if (request.getAttribute("testArgs") == null) {
+            request.setAttribute("testArgs", existing == null ? "{}" : exampleArgs(existing));
+        }
+        request.setAttribute("active", "tools");
+        render(request, response, existing != null && existing.isCodeTool() ? "code-tool" : "tool-form");
+    }
+
+    /** A starting point for the test arguments: every property of the input schema, empty. */
+    private static String exampleArgs(McpTool tool) {
+        JsonObject schema = tool.getInputSchema();
+        if (schema == null || !schema.containsKey("properties")) {
+            return "{}";
+        }
+        Function<String, String> sample = type -> switch (type) {
+            case "integer", "number" -> "0";
+            case "boolean" -> "false";
+            default -> "\"\"";
+        };
+        return "{\n" + schema.getJsonObject("properties").entrySet().stream()
+                .map(e -> "  \"" + e.getKey() + "\": " + sample.apply(e.getValue() instanceof JsonObject p ? p.getString("type", "string") : "string"))
+                .collect(Collectors.joining(",\n")) + "\n}";
+    }
+
+    private McpTool find(Caller caller, Long id) {
+        if (id == null) {
+            return null;
+        }
+        try {
+            return tools.findInWorkspace(caller, id);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private String slugOf(Caller caller, McpTool tool) {
+        return workspaces.serverInWorkspace(caller, tool.getServerId()).getSlug();
+    }
+}

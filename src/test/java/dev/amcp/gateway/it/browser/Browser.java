@@ -1,0 +1,127 @@
+package dev.amcp.gateway.it.browser;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * Headless Debian Chromium driven through the system's chromedriver (no Selenium Manager downloads), with a fresh
+ * profile per browser.
+ */
+final class Browser implements AutoCloseable {
+
+    static final String CHROMIUM = System.getProperty("it.chromium", "/usr/bin/chromium");
+    static final String CHROMEDRIVER = System.getProperty("it.chromedriver", "/usr/bin/chromedriver");
+
+    final ChromeDriver driver;
+    final String base;
+    private final Path profile;
+    private final WebDriverWait wait;
+
+    Browser(String base) throws IOException {
+        this.base = base;
+        this.profile = Files.createTempDirectory("amcp-chromium-");
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM);
+        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", "--window-size=1280,1000",
+                "--lang=en-US", "--user-data-dir=" + profile);
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(Path.of(CHROMEDRIVER).toFile())
+                .usingAnyFreePort().build();
+        this.driver = new ChromeDriver(service, options);
+        this.driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(60)).scriptTimeout(Duration.ofSeconds(20));
+        this.wait = new WebDriverWait(driver, Duration.ofSeconds(20));
+    }
+
+    void open(String path) {
+        driver.get(base + path);
+    }
+
+    WebElement el(String css) {
+        return wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(css)));
+    }
+
+    boolean present(String css) {
+        return !driver.findElements(By.cssSelector(css)).isEmpty();
+    }
+
+    String text(String css) {
+        return el(css).getText();
+    }
+
+    void type(String css, String value) {
+        WebElement input = el(css);
+        input.clear();
+        input.sendKeys(value);
+    }
+
+    void click(String css) {
+        wait.until(ExpectedConditions.elementToBeClickable(By.cssSelector(css))).click();
+    }
+
+    void select(String css, String value) {
+        new org.openqa.selenium.support.ui.Select(el(css)).selectByValue(value);
+    }
+
+    /** Replaces the text of the CodeMirror editor that enhances the textarea with this id, by typing into it. */
+    void typeInEditor(String textareaId, String text) {
+        WebElement content = el(".cm-editor[data-for='" + textareaId + "'] .cm-content");
+        content.click();
+        content.sendKeys(Keys.chord(Keys.CONTROL, "a"), Keys.DELETE);
+        content.sendKeys(text);
+    }
+
+    /** The value the form will post for a textarea (CodeMirror copies every change back into it). */
+    String fieldValue(String id) {
+        return (String) driver.executeScript("return document.getElementById(arguments[0]).value", id);
+    }
+
+    void waitForPath(String pathPrefix) {
+        wait.until(d -> java.net.URI.create(d.getCurrentUrl()).getPath().startsWith(pathPrefix));
+    }
+
+    void login(String user, String password) {
+        open("/admin/assets/admin.css");
+        driver.manage().deleteAllCookies();
+        open("/admin/servers");
+        waitForPath("/admin/login");
+        type("#j_username", user);
+        type("#j_password", password);
+        click("#login-submit");
+        waitForPath("/admin/servers");
+    }
+
+    void screenshot(String name) {
+        String dir = System.getProperty("it.screenshots.dir");
+        if (dir == null) {
+            return;
+        }
+        try {
+            Path target = Path.of(dir, name + ".png");
+            Files.createDirectories(target.getParent());
+            Files.write(target, driver.getScreenshotAs(OutputType.BYTES));
+        } catch (IOException | RuntimeException e) {
+            System.err.println("Screenshot " + name + " failed: " + e);
+        }
+    }
+
+    @Override
+    public void close() {
+        driver.quit();
+        try (var files = Files.walk(profile)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // a temp profile left behind is harmless
+        }
+    }
+}

@@ -1,0 +1,260 @@
+package dev.amcp.gateway.it.browser;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.amcp.gateway.it.Deployments;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.io.StringReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+
+/**
+ * The admin editor in a real headless Chromium against the managed Liberty: login, the HTTP tool form with a
+ * validation error and its fix, the test button, CSRF rejection, the language switcher, API keys, and a member's
+ * read-only view.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class EditorBrowserIT {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1).connectTimeout(java.time.Duration.ofSeconds(10))
+            .followRedirects(HttpClient.Redirect.NEVER).build();
+    private static String base;
+    private static JsonObject tenant;
+    private static Browser browser;
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return Deployments.gateway();
+    }
+
+    @BeforeAll
+    static void start() throws Exception {
+        base = "http://127.0.0.1:" + System.getProperty("it.http.port", "9180");
+        browser = new Browser(base);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (browser != null) {
+            browser.close();
+        }
+    }
+
+    private static JsonObject tenant() throws Exception {
+        if (tenant == null) {
+            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/it-seed/editor-tenant"))
+                    .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, r.statusCode(), r.body());
+            tenant = Json.createReader(new StringReader(r.body())).readObject();
+        }
+        return tenant;
+    }
+
+    private static void loginAs(String role) throws Exception {
+        browser.login(tenant().getString(role), tenant().getString("password"));
+    }
+
+    private static HttpResponse<String> get(String path, String... headers) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(java.time.Duration.ofSeconds(60)).GET();
+        for (int i = 0; i < headers.length; i += 2) {
+            b.header(headers[i], headers[i + 1]);
+        }
+        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void loginPageIsProtectedAndSendsSecurityHeaders() throws Exception {
+        HttpResponse<String> login = get("/admin/login");
+        assertEquals(200, login.statusCode());
+        String csp = login.headers().firstValue("Content-Security-Policy").orElse("");
+        assertTrue(csp.contains("script-src 'self'") && !csp.contains("unsafe-inline"), csp);
+        assertTrue(csp.contains("frame-ancestors 'none'"), csp);
+        assertEquals("DENY", login.headers().firstValue("X-Frame-Options").orElse(""));
+        assertEquals("nosniff", login.headers().firstValue("X-Content-Type-Options").orElse(""));
+        String session = login.headers().allValues("Set-Cookie").stream().filter(c -> c.startsWith("JSESSIONID")).findFirst().orElse("");
+        assertTrue(session.contains("HttpOnly") && session.toLowerCase().contains("samesite=lax"), session);
+        assertFalse(login.body().contains("<script>"), "no inline script");
+
+        HttpResponse<String> servers = get("/admin/servers");
+        assertEquals(302, servers.statusCode());
+        assertTrue(servers.headers().firstValue("Location").orElse("").contains("/admin/login"));
+    }
+
+    @Test
+    void wrongPasswordIsRefusedAndTheRightOneSignsIn() throws Exception {
+        browser.open("/admin/assets/admin.css");
+        browser.driver.manage().deleteAllCookies();
+        browser.open("/admin/servers");
+        browser.waitForPath("/admin/login");
+        browser.type("#j_username", tenant().getString("admin"));
+        browser.type("#j_password", "not-the-password");
+        browser.click("#login-submit");
+        assertTrue(browser.text("#login-error").length() > 0);
+        browser.screenshot("login");
+
+        loginAs("admin");
+        assertTrue(browser.text("#who").contains(tenant().getString("admin")));
+        assertTrue(browser.text("#servers-table").contains("/mcp/main"));
+        assertTrue(browser.present("#nav-runs.coming"), "code-mode pages are announced, not linked");
+        browser.screenshot("servers");
+
+        browser.click("#logout");
+        browser.waitForPath("/admin/login");
+        assertTrue(browser.present("#logged-out"));
+        browser.open("/admin/servers");
+        browser.waitForPath("/admin/login");
+    }
+
+    @Test
+    void httpToolWithValidationErrorsIsFixedSavedAndTested() throws Exception {
+        loginAs("admin");
+        browser.open("/admin/tools/new?server=main");
+        assertNotNull(browser.el(".cm-editor[data-for='inputSchema']"), "the CodeMirror bundle enhances the schema field");
+        browser.type("#name", "echo tool!");
+        browser.select("#method", "GET");
+        browser.type("#url", "${AMCP_UPSTREAM_IT}/echo/{id}");
+        browser.type("#query", "q=note");
+        browser.click("#save");
+
+        assertTrue(browser.text("#form-error").length() > 0);
+        assertTrue(browser.text("#name-error").length() > 0, "the name problem is shown next to the name");
+        assertTrue(browser.text("#url-error").contains("{id}"), "the URL parameter must be in the input schema");
+        assertEquals("echo tool!", browser.el("#name").getAttribute("value"), "input is kept");
+        assertEquals("${AMCP_UPSTREAM_IT}/echo/{id}", browser.el("#url").getAttribute("value"));
+        assertEquals("q=note", browser.el("#query").getAttribute("value").strip());
+        browser.screenshot("tool-form-errors");
+
+        browser.type("#name", "echo_tool");
+        browser.typeInEditor("inputSchema",
+                "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"note\":{\"type\":\"string\"}},\"required\":[\"id\"]}");
+        assertTrue(browser.fieldValue("inputSchema").contains("\"note\""), browser.fieldValue("inputSchema"));
+        browser.click("#save");
+        browser.waitForPath("/admin/tools/");
+        assertTrue(browser.text("#flash").contains("echo_tool"));
+
+        browser.typeInEditor("args", "{\"id\":\"42\",\"note\":\"hello\"}");
+        browser.click("#test");
+        String result = browser.text("#test-result");
+        assertTrue(result.contains("\"id\": \"42\"") && result.contains("hello"), result);
+        browser.screenshot("tool-test");
+
+        browser.open("/admin/tools?server=main");
+        assertTrue(browser.text("#tools-table").contains("echo_tool"));
+        browser.screenshot("tools");
+    }
+
+    @Test
+    void aFormWithoutTheRightCsrfTokenIsRefused() throws Exception {
+        loginAs("admin");
+        browser.open("/admin/servers/new");
+        browser.type("#name", "Forged");
+        browser.type("#slug", "forged");
+        browser.driver.executeScript("document.querySelector('#server-form input[name=_csrf]').value = 'forged-token'");
+        browser.click("#save");
+        assertTrue(browser.text("#error-message").length() > 0);
+        browser.open("/admin/servers");
+        assertFalse(browser.text("#servers-table").contains("/mcp/forged"), "nothing was saved");
+
+        HttpResponse<String> noSession = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/admin/lang"))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("lang=de")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(403, noSession.statusCode());
+    }
+
+    @Test
+    void theSwitcherChangesTheLanguageAndAcceptLanguageIsFollowed() throws Exception {
+        assertTrue(get("/admin/login", "Accept-Language", "it-IT,it;q=0.9").body().contains("Accedi"));
+        assertTrue(get("/admin/login", "Accept-Language", "de-CH, en;q=0.5").body().contains("Anmelden"));
+        assertTrue(get("/admin/login", "Accept-Language", "fr").body().contains("Sign in"));
+
+        loginAs("admin");
+        assertEquals("Tools", browser.text("#nav-tools"));
+        browser.click("#lang-it");
+        browser.waitForPath("/admin/servers");
+        assertEquals("Strumenti", browser.text("#nav-tools"));
+        assertEquals("it", browser.driver.findElement(By.tagName("html")).getAttribute("lang"));
+        browser.open("/admin/tools/new");
+        assertEquals("Nuovo strumento HTTP", browser.text("h1"));
+        browser.screenshot("tool-form-it");
+
+        browser.click("#lang-de");
+        browser.waitForPath("/admin/tools/new");
+        assertEquals("Werkzeuge", browser.text("#nav-tools"));
+        assertEquals("Neues HTTP-Werkzeug", browser.text("h1"));
+        browser.open("/admin/keys");
+        assertEquals("API-Schlüssel", browser.text("h1"));
+        browser.screenshot("keys-de");
+
+        browser.click("#lang-en");
+        assertEquals("API keys", browser.text("h1"));
+    }
+
+    @Test
+    void anApiKeyIsShownOnceAndCanBeRevoked() throws Exception {
+        loginAs("admin");
+        browser.open("/admin/keys");
+        browser.click("#create-key");
+        assertTrue(browser.text("#name-error").length() > 0, "a name is required");
+
+        browser.type("#key-name", "browser key");
+        browser.select("#key-role", "viewer");
+        browser.click("#create-key");
+        String key = browser.text("#new-key").strip();
+        assertTrue(key.startsWith("amcp_"), key);
+        browser.screenshot("keys");
+        assertEquals(200, get("/api/tools", "Authorization", "Bearer " + key).statusCode());
+
+        browser.open("/admin/keys");
+        assertFalse(browser.present("#new-key"), "the key is shown only once");
+        WebElement row = browser.driver.findElement(By.cssSelector("tr[data-name='browser key']"));
+        row.findElement(By.cssSelector("button.revoke")).click();
+        assertTrue(browser.text("#flash").length() > 0);
+        assertTrue(browser.driver.findElement(By.cssSelector("tr[data-name='browser key'] .status")).getText().contains("revoked"));
+        assertEquals(401, get("/api/tools", "Authorization", "Bearer " + key).statusCode());
+    }
+
+    @Test
+    void aMemberSeesReadOnlyPagesAndTheServiceGateRefusesWrites() throws Exception {
+        loginAs("member");
+        assertTrue(browser.present("#read-only-note"));
+        assertFalse(browser.present("#new-server"));
+        browser.click("#servers-table a");
+        assertFalse(browser.present("#save"));
+        assertFalse(browser.el("#name").isEnabled(), "the form is disabled");
+        browser.open("/admin/tools");
+        assertFalse(browser.present("#new-tool"));
+        browser.open("/admin/keys");
+        assertFalse(browser.present("#key-form"));
+        assertFalse(browser.present("button.revoke"));
+
+        // A hand-made post with a valid token still reaches the service's @RequiresCapability gate, which refuses it.
+        browser.open("/admin/servers/new");
+        browser.driver.executeScript("document.getElementById('name').disabled = false;"
+                + "document.querySelector('#server-form fieldset').disabled = false;"
+                + "document.getElementById('name').value = 'Sneaky'; document.getElementById('slug').value = 'sneaky';"
+                + "document.getElementById('server-form').submit();");
+        assertTrue(browser.text("#form-error").length() > 0);
+        assertEquals("Sneaky", browser.el("#name").getAttribute("value"), "input is kept");
+        browser.open("/admin/servers");
+        assertFalse(browser.text("#servers-table").contains("/mcp/sneaky"));
+        browser.screenshot("servers-member");
+    }
+}
