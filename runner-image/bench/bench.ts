@@ -15,12 +15,16 @@ const BRIDGE_RUNS = Number(Deno.env.get("BENCH_BRIDGE_RUNS") ?? 100);
 const TOKEN = "bench-" + crypto.randomUUID();
 const ONLY = (Deno.env.get("BENCH_ONLY") ?? "warm,bridge,sustained,cold").split(",");
 
-/** CPU ms used so far by a process and its reaped children (from /proc/<pid>/stat). */
-function cpuMs(pid: number) {
+/** CPU ms used so far by a process itself and by its reaped children (from /proc/<pid>/stat). */
+function cpuSplit(pid: number) {
   const st = Deno.readTextFileSync(`/proc/${pid}/stat`);
   const f = st.slice(st.lastIndexOf(")") + 2).split(" ");
-  const ticks = Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]); // utime stime cutime cstime
-  return (ticks * 1000) / 100; // USER_HZ = 100
+  // utime stime | cutime cstime, in USER_HZ = 100 ticks
+  return { self: (Number(f[11]) + Number(f[12])) * 10, children: (Number(f[13]) + Number(f[14])) * 10 };
+}
+function cpuMs(pid: number) {
+  const c = cpuSplit(pid);
+  return c.self + c.children;
 }
 
 interface Timed {
@@ -98,10 +102,10 @@ async function sequential(sup: { url: string; base: string }, n: number, warmN: 
   return { run: summary(run), connect: summary(conn), errors };
 }
 
-const out: Record<string, unknown> = { date: new Date().toISOString(), deno: Deno.version.deno, cores: navigator.hardwareConcurrency, loadBefore: load() };
+const out: Record<string, unknown> = { label: Deno.env.get("BENCH_LABEL") ?? "", date: new Date().toISOString(), deno: Deno.version.deno, cores: navigator.hardwareConcurrency, loadBefore: load() };
 
 // --- warm pool ---------------------------------------------------------------------------------------
-const warm = await startSupervisor({ CODE_RUNNER_TOKEN: TOKEN }, { quiet: true });
+const warm = await startSupervisor({ CODE_RUNNER_TOKEN: TOKEN }, { quiet: Deno.env.get("BENCH_VERBOSE") !== "1" });
 const hw = await health(warm.base);
 const pool = hw.poolSize;
 await waitWarm(warm.base, pool, 20000);
@@ -152,6 +156,8 @@ console.error("bridge100", out.bridge100);
 // --- sustained throughput -------------------------------------------------------------------------------
 if (ONLY.includes("sustained")) {
   console.error(`sustained: ${CLIENTS} clients for ${SUSTAIN_S} s ...`);
+  const sup0 = cpuSplit(warm.proc.pid);
+  const cli0 = cpuSplit(Deno.pid).self;
   const cpu0 = cpuMs(warm.proc.pid) + cpuMs(Deno.pid);
   let ok = 0;
   let errors = 0;
@@ -178,9 +184,16 @@ if (ONLY.includes("sustained")) {
   // CPU per run: supervisor + its sandboxes (reaped) + this client. With nothing else on the machine,
   // cores * 1000 / cpuMsPerRun is the throughput ceiling.
   const cpuPerRun = (cpuMs(warm.proc.pid) + cpuMs(Deno.pid) - cpu0) / Math.max(1, ok);
+  const sup1 = cpuSplit(warm.proc.pid);
+  const per = (x: number) => r2(x / Math.max(1, ok));
+  const cpuSplitMsPerRun = {
+    supervisor: per(sup1.self - sup0.self),
+    sandboxes: per(sup1.children - sup0.children), // reaped children: env -> setpriv -> deno, per run
+    client: per(cpuSplit(Deno.pid).self - cli0),
+  };
   out.sustained = {
     clients: CLIENTS, seconds: r2(secs), ok, errors, runsPerSecond: r2(ok / secs), connectPlusRunMs: summary(lat), statuses,
-    cpuMsPerRun: r2(cpuPerRun), ceilingRunsPerSecondOnIdleCores: r2((navigator.hardwareConcurrency * 1000) / cpuPerRun),
+    cpuMsPerRun: r2(cpuPerRun), cpuSplitMsPerRun, ceilingRunsPerSecondOnIdleCores: r2((navigator.hardwareConcurrency * 1000) / cpuPerRun),
   };
   console.error("sustained", out.sustained);
 }
@@ -203,3 +216,5 @@ out.loadAfter = load();
 console.log(JSON.stringify(out, null, 2));
 await Deno.mkdir(new URL("./out", import.meta.url), { recursive: true });
 await Deno.writeTextFile(new URL("./out/results.json", import.meta.url), JSON.stringify(out, null, 2));
+// Every run is also kept, so repeated runs can be compared (medians across runs).
+await Deno.writeTextFile(new URL(`./out/results-${out.date}.json`, import.meta.url), JSON.stringify(out, null, 2));
