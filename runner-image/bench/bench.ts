@@ -4,7 +4,7 @@
 //
 //   runner-image/bench/run.sh            (installs Deno/ws on first use, then runs this file)
 // Env: BENCH_RUNS (500), BENCH_COLD_RUNS (500), BENCH_SUSTAIN_S (60), BENCH_CLIENTS (8), BENCH_BRIDGE_RUNS (100)
-import WebSocket from "ws";
+import WsWebSocket from "ws";
 import { startSupervisor } from "../test/client.ts";
 
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? 500);
@@ -34,13 +34,13 @@ interface Timed {
 }
 
 /** One run on its own WebSocket; `runMs` is the start->done latency the issue asks for. */
-function timedRun(url: string, code: string, limits: Record<string, number> = {}, answer = false): Promise<Timed> {
+function timedRunWs(url: string, code: string, limits: Record<string, number> = {}, answer = false): Promise<Timed> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     let tStart = 0;
     let status = "none";
     let runMs = 0;
-    const ws = new WebSocket(url, { headers: { Authorization: `Bearer ${TOKEN}` }, perMessageDeflate: false });
+    const ws = new WsWebSocket(url, { headers: { Authorization: `Bearer ${TOKEN}` }, perMessageDeflate: false });
     ws.on("open", () => {
       // deno-lint-ignore no-explicit-any
       (ws as any)._socket?.setNoDelay?.(true);
@@ -64,6 +64,44 @@ function timedRun(url: string, code: string, limits: Record<string, number> = {}
     ws.on("error", reject);
   });
 }
+
+/** The same run with Deno's built-in WebSocket client (Rust, fastwebsockets) instead of `ws`. */
+function timedRunNative(url: string, code: string, limits: Record<string, number> = {}, answer = false): Promise<Timed> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    let tStart = 0;
+    let status = "none";
+    let runMs = 0;
+    // deno-lint-ignore no-explicit-any
+    const ws = new (WebSocket as any)(url, { headers: { Authorization: `Bearer ${TOKEN}` } }) as globalThis.WebSocket;
+    ws.onopen = () => {
+      tStart = performance.now();
+      ws.send(JSON.stringify({ type: "start", runId: "bench", code, input: null, limits: { timeoutMs: 10000, ...limits } }));
+    };
+    ws.onmessage = (e: MessageEvent) => {
+      const s = e.data as string;
+      if (answer && s.startsWith('{"type":"bridge"')) {
+        const id = JSON.parse(s).id;
+        ws.send(`{"type":"bridge_result","id":${id},"ok":true,"value":1}`);
+        return;
+      }
+      const m = JSON.parse(s);
+      if (m.type === "done") {
+        runMs = performance.now() - tStart;
+        status = m.status;
+      }
+    };
+    ws.onclose = () => resolve({ connectMs: tStart - t0, runMs, status });
+    ws.onerror = (e) => reject(new Error(String((e as ErrorEvent).message ?? e)));
+  });
+}
+
+// BENCH_CLIENT=ws (default: the `ws` package, as the containment suite's client) or native (Deno's own
+// WebSocket). The gateway itself is Java; the client is part of what is measured, so it is reported.
+const CLIENT = Deno.env.get("BENCH_CLIENT") ?? "ws";
+const timedRun = CLIENT === "native" ? timedRunNative : timedRunWs;
+// BENCH_BRIDGE_BOTH=1: the bridge runs alternate between the two clients.
+const BRIDGE_BOTH_CLIENTS = Deno.env.get("BENCH_BRIDGE_BOTH") === "1";
 
 function pct(xs: number[], p: number) {
   const s = [...xs].sort((a, b) => a - b);
@@ -102,7 +140,7 @@ async function sequential(sup: { url: string; base: string }, n: number, warmN: 
   return { run: summary(run), connect: summary(conn), errors };
 }
 
-const out: Record<string, unknown> = { label: Deno.env.get("BENCH_LABEL") ?? "", date: new Date().toISOString(), deno: Deno.version.deno, cores: navigator.hardwareConcurrency, loadBefore: load() };
+const out: Record<string, unknown> = { label: Deno.env.get("BENCH_LABEL") ?? "", client: CLIENT, date: new Date().toISOString(), deno: Deno.version.deno, cores: navigator.hardwareConcurrency, loadBefore: load() };
 
 // --- warm pool ---------------------------------------------------------------------------------------
 const warm = await startSupervisor({ CODE_RUNNER_TOKEN: TOKEN }, { quiet: Deno.env.get("BENCH_VERBOSE") !== "1" });
@@ -132,9 +170,13 @@ for (const e of Deno.readDirSync("/proc")) {
 out.rssPerWarmSandboxMiB = { n: rss.length, mean: r2(rss.reduce((a, b) => a + b, 0) / rss.length), max: r2(Math.max(...rss)) };
 console.error("rss", out.rssPerWarmSandboxMiB);
 
+let warmCpuPerRun = NaN;
 if (ONLY.includes("warm")) {
   console.error(`warm: ${RUNS} sequential runs of return 1 ...`);
+  const c0 = cpuMs(warm.proc.pid) + cpuMs(Deno.pid);
   out.warm = await sequential(warm, RUNS, pool);
+  await new Promise((r) => setTimeout(r, 300)); // the last sandbox reaped
+  warmCpuPerRun = (cpuMs(warm.proc.pid) + cpuMs(Deno.pid) - c0) / RUNS;
   console.error("warm", out.warm);
 }
 
@@ -142,15 +184,34 @@ if (ONLY.includes("warm")) {
 if (ONLY.includes("bridge")) {
 console.error(`bridge: ${BRIDGE_RUNS} runs of 100 sequential bridge calls ...`);
 const bridge: number[] = [];
+const bridgeOther: number[] = [];
 let bridgeErrors = 0;
+const BRIDGE_CODE = "for (let i = 0; i < 100; i++) await amcp.run('t', { i }); return 1";
+const bc0 = cpuMs(warm.proc.pid) + cpuMs(Deno.pid);
 for (let i = 0; i < BRIDGE_RUNS; i++) {
   await waitWarm(warm.base, pool);
-  const t = await timedRun(warm.url, "for (let i = 0; i < 100; i++) await amcp.run('t', { i }); return 1", { maxBridgeCalls: 100 }, true);
+  const t = await timedRun(warm.url, BRIDGE_CODE, { maxBridgeCalls: 100 }, true);
   if (t.status !== "ok") bridgeErrors++;
   bridge.push(t.runMs);
+  if (BRIDGE_BOTH_CLIENTS) {
+    // Interleaved with the other client, so both see the same machine load.
+    await waitWarm(warm.base, pool);
+    const o = await (timedRun === timedRunWs ? timedRunNative : timedRunWs)(warm.url, BRIDGE_CODE, { maxBridgeCalls: 100 }, true);
+    if (o.status !== "ok") bridgeErrors++;
+    bridgeOther.push(o.runMs);
+  }
 }
-out.bridge100 = { run: summary(bridge), errors: bridgeErrors };
-console.error("bridge100", out.bridge100);
+await new Promise((r) => setTimeout(r, 300));
+const bridgeCpuPerRun = (cpuMs(warm.proc.pid) + cpuMs(Deno.pid) - bc0) / (BRIDGE_RUNS * (BRIDGE_BOTH_CLIENTS ? 2 : 1));
+out.bridge100 = {
+  run: summary(bridge), errors: bridgeErrors,
+  // CPU of one bridge round trip (client + supervisor + sandbox, all hops), load-independent: the CPU of
+  // a 100-call run minus that of a warm `return 1` run (same sequence: wait for a full pool, connect,
+  // run), over 100. On idle cores, 100 x this is the floor of the 100-call latency.
+  cpuUsPerCall: r2(((bridgeCpuPerRun - warmCpuPerRun) / 100) * 1000), cpuMsPerRun: r2(bridgeCpuPerRun), warmCpuMsPerRun: r2(warmCpuPerRun),
+};
+if (BRIDGE_BOTH_CLIENTS) out.bridge100OtherClient = { client: CLIENT === "native" ? "ws" : "native", run: summary(bridgeOther) };
+console.error("bridge100", out.bridge100, out.bridge100OtherClient ?? "");
 }
 
 // --- sustained throughput -------------------------------------------------------------------------------
