@@ -111,8 +111,18 @@ const r2 = (x: number) => Math.round(x * 100) / 100;
 function summary(xs: number[]) {
   return { n: xs.length, p50: r2(pct(xs, 50)), p90: r2(pct(xs, 90)), p99: r2(pct(xs, 99)), max: r2(Math.max(...xs)) };
 }
+let healthRetries = 0;
 async function health(base: string) {
-  return await (await fetch(`${base}/healthz`)).json();
+  // A keep-alive connection the server is closing just as it is reused fails with ECONNRESET; retry.
+  for (let i = 0; ; i++) {
+    try {
+      return await (await fetch(`${base}/healthz`)).json();
+    } catch (e) {
+      if (i >= 3) throw e;
+      healthRetries++;
+      console.error(`healthz: ${(e as Error).message}; retrying`);
+    }
+  }
 }
 async function waitWarm(base: string, n: number, maxMs = 3000) {
   const t0 = performance.now();
@@ -274,6 +284,7 @@ await cold.stop();
 const o = out as any;
 if (o.cold && o.warm) out.coldOverWarmP50 = r2(o.cold.run.p50 / o.warm.run.p50);
 out.loadAfter = load();
+out.healthRetries = healthRetries;
 console.log(JSON.stringify(out, null, 2));
 await Deno.mkdir(new URL("./out", import.meta.url), { recursive: true });
 await Deno.writeTextFile(new URL("./out/results.json", import.meta.url), JSON.stringify(out, null, 2));
