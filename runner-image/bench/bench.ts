@@ -4,7 +4,7 @@
 //
 //   runner-image/bench/run.sh            (installs Deno/ws on first use, then runs this file)
 // Env: BENCH_RUNS (500), BENCH_COLD_RUNS (500), BENCH_SUSTAIN_S (60), BENCH_CLIENTS (8), BENCH_BRIDGE_RUNS (100)
-import WebSocket from "ws";
+import WsWebSocket from "ws";
 import { startSupervisor } from "../test/client.ts";
 
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? 500);
@@ -15,12 +15,16 @@ const BRIDGE_RUNS = Number(Deno.env.get("BENCH_BRIDGE_RUNS") ?? 100);
 const TOKEN = "bench-" + crypto.randomUUID();
 const ONLY = (Deno.env.get("BENCH_ONLY") ?? "warm,bridge,sustained,cold").split(",");
 
-/** CPU ms used so far by a process and its reaped children (from /proc/<pid>/stat). */
-function cpuMs(pid: number) {
+/** CPU ms used so far by a process itself and by its reaped children (from /proc/<pid>/stat). */
+function cpuSplit(pid: number) {
   const st = Deno.readTextFileSync(`/proc/${pid}/stat`);
   const f = st.slice(st.lastIndexOf(")") + 2).split(" ");
-  const ticks = Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]); // utime stime cutime cstime
-  return (ticks * 1000) / 100; // USER_HZ = 100
+  // utime stime | cutime cstime, in USER_HZ = 100 ticks
+  return { self: (Number(f[11]) + Number(f[12])) * 10, children: (Number(f[13]) + Number(f[14])) * 10 };
+}
+function cpuMs(pid: number) {
+  const c = cpuSplit(pid);
+  return c.self + c.children;
 }
 
 interface Timed {
@@ -30,13 +34,13 @@ interface Timed {
 }
 
 /** One run on its own WebSocket; `runMs` is the start->done latency the issue asks for. */
-function timedRun(url: string, code: string, limits: Record<string, number> = {}, answer = false): Promise<Timed> {
+function timedRunWs(url: string, code: string, limits: Record<string, number> = {}, answer = false): Promise<Timed> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     let tStart = 0;
     let status = "none";
     let runMs = 0;
-    const ws = new WebSocket(url, { headers: { Authorization: `Bearer ${TOKEN}` }, perMessageDeflate: false });
+    const ws = new WsWebSocket(url, { headers: { Authorization: `Bearer ${TOKEN}` }, perMessageDeflate: false });
     ws.on("open", () => {
       // deno-lint-ignore no-explicit-any
       (ws as any)._socket?.setNoDelay?.(true);
@@ -61,6 +65,44 @@ function timedRun(url: string, code: string, limits: Record<string, number> = {}
   });
 }
 
+/** The same run with Deno's built-in WebSocket client (Rust, fastwebsockets) instead of `ws`. */
+function timedRunNative(url: string, code: string, limits: Record<string, number> = {}, answer = false): Promise<Timed> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    let tStart = 0;
+    let status = "none";
+    let runMs = 0;
+    // deno-lint-ignore no-explicit-any
+    const ws = new (WebSocket as any)(url, { headers: { Authorization: `Bearer ${TOKEN}` } }) as globalThis.WebSocket;
+    ws.onopen = () => {
+      tStart = performance.now();
+      ws.send(JSON.stringify({ type: "start", runId: "bench", code, input: null, limits: { timeoutMs: 10000, ...limits } }));
+    };
+    ws.onmessage = (e: MessageEvent) => {
+      const s = e.data as string;
+      if (answer && s.startsWith('{"type":"bridge"')) {
+        const id = JSON.parse(s).id;
+        ws.send(`{"type":"bridge_result","id":${id},"ok":true,"value":1}`);
+        return;
+      }
+      const m = JSON.parse(s);
+      if (m.type === "done") {
+        runMs = performance.now() - tStart;
+        status = m.status;
+      }
+    };
+    ws.onclose = () => resolve({ connectMs: tStart - t0, runMs, status });
+    ws.onerror = (e) => reject(new Error(String((e as ErrorEvent).message ?? e)));
+  });
+}
+
+// BENCH_CLIENT=ws (default: the `ws` package, as the containment suite's client) or native (Deno's own
+// WebSocket). The gateway itself is Java; the client is part of what is measured, so it is reported.
+const CLIENT = Deno.env.get("BENCH_CLIENT") ?? "ws";
+const timedRun = CLIENT === "native" ? timedRunNative : timedRunWs;
+// BENCH_BRIDGE_BOTH=1: the bridge runs alternate between the two clients.
+const BRIDGE_BOTH_CLIENTS = Deno.env.get("BENCH_BRIDGE_BOTH") === "1";
+
 function pct(xs: number[], p: number) {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
@@ -69,8 +111,18 @@ const r2 = (x: number) => Math.round(x * 100) / 100;
 function summary(xs: number[]) {
   return { n: xs.length, p50: r2(pct(xs, 50)), p90: r2(pct(xs, 90)), p99: r2(pct(xs, 99)), max: r2(Math.max(...xs)) };
 }
+let healthRetries = 0;
 async function health(base: string) {
-  return await (await fetch(`${base}/healthz`)).json();
+  // A keep-alive connection the server is closing just as it is reused fails with ECONNRESET; retry.
+  for (let i = 0; ; i++) {
+    try {
+      return await (await fetch(`${base}/healthz`)).json();
+    } catch (e) {
+      if (i >= 3) throw e;
+      healthRetries++;
+      console.error(`healthz: ${(e as Error).message}; retrying`);
+    }
+  }
 }
 async function waitWarm(base: string, n: number, maxMs = 3000) {
   const t0 = performance.now();
@@ -98,10 +150,10 @@ async function sequential(sup: { url: string; base: string }, n: number, warmN: 
   return { run: summary(run), connect: summary(conn), errors };
 }
 
-const out: Record<string, unknown> = { date: new Date().toISOString(), deno: Deno.version.deno, cores: navigator.hardwareConcurrency, loadBefore: load() };
+const out: Record<string, unknown> = { label: Deno.env.get("BENCH_LABEL") ?? "", client: CLIENT, date: new Date().toISOString(), deno: Deno.version.deno, cores: navigator.hardwareConcurrency, loadBefore: load() };
 
 // --- warm pool ---------------------------------------------------------------------------------------
-const warm = await startSupervisor({ CODE_RUNNER_TOKEN: TOKEN }, { quiet: true });
+const warm = await startSupervisor({ CODE_RUNNER_TOKEN: TOKEN }, { quiet: Deno.env.get("BENCH_VERBOSE") !== "1" });
 const hw = await health(warm.base);
 const pool = hw.poolSize;
 await waitWarm(warm.base, pool, 20000);
@@ -128,9 +180,13 @@ for (const e of Deno.readDirSync("/proc")) {
 out.rssPerWarmSandboxMiB = { n: rss.length, mean: r2(rss.reduce((a, b) => a + b, 0) / rss.length), max: r2(Math.max(...rss)) };
 console.error("rss", out.rssPerWarmSandboxMiB);
 
+let warmCpuPerRun = NaN;
 if (ONLY.includes("warm")) {
   console.error(`warm: ${RUNS} sequential runs of return 1 ...`);
+  const c0 = cpuMs(warm.proc.pid) + cpuMs(Deno.pid);
   out.warm = await sequential(warm, RUNS, pool);
+  await new Promise((r) => setTimeout(r, 300)); // the last sandbox reaped
+  warmCpuPerRun = (cpuMs(warm.proc.pid) + cpuMs(Deno.pid) - c0) / RUNS;
   console.error("warm", out.warm);
 }
 
@@ -138,20 +194,41 @@ if (ONLY.includes("warm")) {
 if (ONLY.includes("bridge")) {
 console.error(`bridge: ${BRIDGE_RUNS} runs of 100 sequential bridge calls ...`);
 const bridge: number[] = [];
+const bridgeOther: number[] = [];
 let bridgeErrors = 0;
+const BRIDGE_CODE = "for (let i = 0; i < 100; i++) await amcp.run('t', { i }); return 1";
+const bc0 = cpuMs(warm.proc.pid) + cpuMs(Deno.pid);
 for (let i = 0; i < BRIDGE_RUNS; i++) {
   await waitWarm(warm.base, pool);
-  const t = await timedRun(warm.url, "for (let i = 0; i < 100; i++) await amcp.run('t', { i }); return 1", { maxBridgeCalls: 100 }, true);
+  const t = await timedRun(warm.url, BRIDGE_CODE, { maxBridgeCalls: 100 }, true);
   if (t.status !== "ok") bridgeErrors++;
   bridge.push(t.runMs);
+  if (BRIDGE_BOTH_CLIENTS) {
+    // Interleaved with the other client, so both see the same machine load.
+    await waitWarm(warm.base, pool);
+    const o = await (timedRun === timedRunWs ? timedRunNative : timedRunWs)(warm.url, BRIDGE_CODE, { maxBridgeCalls: 100 }, true);
+    if (o.status !== "ok") bridgeErrors++;
+    bridgeOther.push(o.runMs);
+  }
 }
-out.bridge100 = { run: summary(bridge), errors: bridgeErrors };
-console.error("bridge100", out.bridge100);
+await new Promise((r) => setTimeout(r, 300));
+const bridgeCpuPerRun = (cpuMs(warm.proc.pid) + cpuMs(Deno.pid) - bc0) / (BRIDGE_RUNS * (BRIDGE_BOTH_CLIENTS ? 2 : 1));
+out.bridge100 = {
+  run: summary(bridge), errors: bridgeErrors,
+  // CPU of one bridge round trip (client + supervisor + sandbox, all hops), load-independent: the CPU of
+  // a 100-call run minus that of a warm `return 1` run (same sequence: wait for a full pool, connect,
+  // run), over 100. On idle cores, 100 x this is the floor of the 100-call latency.
+  cpuUsPerCall: r2(((bridgeCpuPerRun - warmCpuPerRun) / 100) * 1000), cpuMsPerRun: r2(bridgeCpuPerRun), warmCpuMsPerRun: r2(warmCpuPerRun),
+};
+if (BRIDGE_BOTH_CLIENTS) out.bridge100OtherClient = { client: CLIENT === "native" ? "ws" : "native", run: summary(bridgeOther) };
+console.error("bridge100", out.bridge100, out.bridge100OtherClient ?? "");
 }
 
 // --- sustained throughput -------------------------------------------------------------------------------
 if (ONLY.includes("sustained")) {
   console.error(`sustained: ${CLIENTS} clients for ${SUSTAIN_S} s ...`);
+  const sup0 = cpuSplit(warm.proc.pid);
+  const cli0 = cpuSplit(Deno.pid).self;
   const cpu0 = cpuMs(warm.proc.pid) + cpuMs(Deno.pid);
   let ok = 0;
   let errors = 0;
@@ -178,9 +255,16 @@ if (ONLY.includes("sustained")) {
   // CPU per run: supervisor + its sandboxes (reaped) + this client. With nothing else on the machine,
   // cores * 1000 / cpuMsPerRun is the throughput ceiling.
   const cpuPerRun = (cpuMs(warm.proc.pid) + cpuMs(Deno.pid) - cpu0) / Math.max(1, ok);
+  const sup1 = cpuSplit(warm.proc.pid);
+  const per = (x: number) => r2(x / Math.max(1, ok));
+  const cpuSplitMsPerRun = {
+    supervisor: per(sup1.self - sup0.self),
+    sandboxes: per(sup1.children - sup0.children), // reaped children: env -> setpriv -> deno, per run
+    client: per(cpuSplit(Deno.pid).self - cli0),
+  };
   out.sustained = {
     clients: CLIENTS, seconds: r2(secs), ok, errors, runsPerSecond: r2(ok / secs), connectPlusRunMs: summary(lat), statuses,
-    cpuMsPerRun: r2(cpuPerRun), ceilingRunsPerSecondOnIdleCores: r2((navigator.hardwareConcurrency * 1000) / cpuPerRun),
+    cpuMsPerRun: r2(cpuPerRun), cpuSplitMsPerRun, ceilingRunsPerSecondOnIdleCores: r2((navigator.hardwareConcurrency * 1000) / cpuPerRun),
   };
   console.error("sustained", out.sustained);
 }
@@ -200,6 +284,9 @@ await cold.stop();
 const o = out as any;
 if (o.cold && o.warm) out.coldOverWarmP50 = r2(o.cold.run.p50 / o.warm.run.p50);
 out.loadAfter = load();
+out.healthRetries = healthRetries;
 console.log(JSON.stringify(out, null, 2));
 await Deno.mkdir(new URL("./out", import.meta.url), { recursive: true });
 await Deno.writeTextFile(new URL("./out/results.json", import.meta.url), JSON.stringify(out, null, 2));
+// Every run is also kept, so repeated runs can be compared (medians across runs).
+await Deno.writeTextFile(new URL(`./out/results-${out.date}.json`, import.meta.url), JSON.stringify(out, null, 2));

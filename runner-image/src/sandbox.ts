@@ -181,46 +181,64 @@ export class Sandbox {
     });
   }
 
+  /** Frames from a chunk stream: `pending` holds the bytes of an unterminated line, as chunks. */
+  private pending: Uint8Array[] = [];
+  private pendingLen = 0;
+  private decoder = new TextDecoder("utf-8", { fatal: true });
+
+  /** Handles one chunk read from the child's stdout. Returns false once the child is done for. */
+  private onChunk(chunk: Uint8Array): boolean {
+    let start = 0;
+    let idx: number;
+    while ((idx = chunk.indexOf(NL, start)) !== -1) {
+      let lineBytes = chunk.subarray(start, idx);
+      start = idx + 1;
+      if (this.pendingLen) {
+        // Joined once, when the line ends (not on every read: a 4 MiB result comes in many chunks).
+        const merged = new Uint8Array(this.pendingLen + lineBytes.length);
+        let off = 0;
+        for (const p of this.pending) {
+          merged.set(p, off);
+          off += p.length;
+        }
+        merged.set(lineBytes, off);
+        lineBytes = merged;
+        this.pending = [];
+        this.pendingLen = 0;
+      }
+      if (lineBytes.length === 0) continue;
+      if (lineBytes.length > this.maxLineBytes) {
+        this.badFrame(`frame of ${lineBytes.length} bytes exceeds ${this.maxLineBytes}`);
+        return false;
+      }
+      let msg;
+      try {
+        msg = JSON.parse(this.decoder.decode(lineBytes));
+      } catch {
+        this.badFrame("malformed frame (not UTF-8 JSON)");
+        return false;
+      }
+      this.dispatch(msg, lineBytes.length);
+      if (this.killed) return false;
+    }
+    if (start < chunk.length) {
+      this.pending.push(chunk.slice(start)); // a copy: the read buffer is reused
+      this.pendingLen += chunk.length - start;
+      if (this.pendingLen > this.maxLineBytes) {
+        this.badFrame(`unterminated frame over ${this.maxLineBytes} bytes`);
+        return false;
+      }
+    }
+    return true;
+  }
+
   private async readStdout() {
     const reader = this.proc.stdout.getReader();
-    const decoder = new TextDecoder("utf-8", { fatal: true });
-    let buf: Uint8Array = new Uint8Array(0);
     try {
       for (;;) {
         const { value, done } = await reader.read();
         if (done) break;
-        let chunk = value;
-        if (buf.length) {
-          const merged = new Uint8Array(buf.length + chunk.length);
-          merged.set(buf);
-          merged.set(chunk, buf.length);
-          chunk = merged;
-        }
-        let start = 0;
-        let idx: number;
-        while ((idx = chunk.indexOf(NL, start)) !== -1) {
-          const lineBytes = chunk.subarray(start, idx);
-          start = idx + 1;
-          if (lineBytes.length === 0) continue;
-          if (lineBytes.length > this.maxLineBytes) {
-            this.badFrame(`frame of ${lineBytes.length} bytes exceeds ${this.maxLineBytes}`);
-            return;
-          }
-          let msg;
-          try {
-            msg = JSON.parse(decoder.decode(lineBytes));
-          } catch {
-            this.badFrame("malformed frame (not UTF-8 JSON)");
-            return;
-          }
-          this.dispatch(msg, lineBytes.length);
-          if (this.killed) return;
-        }
-        buf = start < chunk.length ? chunk.slice(start) : new Uint8Array(0);
-        if (buf.length > this.maxLineBytes) {
-          this.badFrame(`unterminated frame over ${this.maxLineBytes} bytes`);
-          return;
-        }
+        if (!this.onChunk(value)) return;
       }
     } catch {
       // stream error: the exit handler reports it

@@ -81,7 +81,7 @@ export async function startSupervisor(env: Record<string, string>, opts: { quiet
   const dir = new URL("..", import.meta.url).pathname;
   const portFile = await Deno.makeTempFile({ prefix: "amcp-runner-port-" });
   const proc = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--no-lock", "--allow-all", `${dir}src/main.ts`],
+    args: ["run", "--no-lock", "--allow-all", ...(Deno.env.get("SUP_V8") ? [`--v8-flags=${Deno.env.get("SUP_V8")}`] : []), `${dir}src/main.ts`],
     env: { CODE_RUNNER_PORT: "0", CODE_RUNNER_HOST: "127.0.0.1", CODE_RUNNER_PORT_FILE: portFile, ...env },
     stdout: opts.quiet ? "null" : "inherit",
     stderr: opts.quiet ? "null" : "inherit",
