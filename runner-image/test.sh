@@ -20,6 +20,12 @@ cleanup() {
     kill -KILL "$SUP_PID" 2>/dev/null || true
     wait "$SUP_PID" 2>/dev/null || true
   fi
+  # The suite's second supervisor (without CAP_KILL), should the suite have died before stopping it.
+  SUP2_PID="$(cat "$WORK/sup2.pid" 2>/dev/null || true)"
+  if [ -n "$SUP2_PID" ] && kill -0 "$SUP2_PID" 2>/dev/null; then
+    for child in $(ps -o pid= --ppid "$SUP2_PID" 2>/dev/null); do kill -KILL -- "-$child" 2>/dev/null || kill -KILL "$child" 2>/dev/null || true; done
+    kill -KILL "$SUP2_PID" 2>/dev/null || true
+  fi
   rm -rf "$WORK"
   exit $rc
 }
@@ -50,6 +56,8 @@ unset CODE_RUNNER_TOKEN   # the test process gets the token as RUNNER_TOKEN only
 export RUNNER_BASE="http://127.0.0.1:$PORT" RUNNER_TOKEN="$TOKEN" RUNNER_PID="$SUP_PID"
 export RUNNER_MAX_OUTPUT_BYTES="$CODE_RUNNER_MAX_OUTPUT_BYTES" RUNNER_MAX_FRAME_BYTES="$CODE_RUNNER_MAX_FRAME_BYTES"
 export RUNNER_MAX_CONCURRENT="$CODE_RUNNER_MAX_CONCURRENT" RUNNER_MAX_QUEUE="$CODE_RUNNER_MAX_QUEUE"
+# For the phase that starts a second supervisor without CAP_KILL (as root only; it records its pid here).
+export RUNNER_DENO_BIN="$DENO_BIN" RUNNER_SUP2_PID_FILE="$WORK/sup2.pid"
 if [ "${1:-}" = "--print-ops" ]; then export PRINT_OPS=1; fi
 
 set +e

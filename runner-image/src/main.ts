@@ -464,11 +464,15 @@ server.listen(cfg.port, cfg.host, () => {
   pool.start();
 });
 
+let stopping = false;
 function shutdown(sig: string) {
+  if (stopping) return;
+  stopping = true;
   log(`${sig}: shutting down`);
-  pool.shutdown();
   server.close();
-  setTimeout(() => Deno.exit(0), 100);
+  // Sandboxes killed and reaped (through the kill helper if need be), then the helper itself; bounded.
+  pool.shutdown().finally(() => Deno.exit(0));
+  setTimeout(() => Deno.exit(0), 5000);
 }
 Deno.addSignalListener("SIGTERM", () => shutdown("SIGTERM"));
 Deno.addSignalListener("SIGINT", () => shutdown("SIGINT"));

@@ -15,6 +15,8 @@ const encoder = new TextEncoder();
 export interface SandboxLaunch {
   command: string;
   args: string[];
+  /** `command` + `prefix` + a program runs that program as a sandbox would (same uid, no privileges). */
+  prefix: string[];
   isolation: Isolation;
   harnessPath: string;
   importMapPath: string;
@@ -62,28 +64,22 @@ function buildLaunch(cfg: Config, denoPath: string, sandboxDir: string, isolatio
   if (isolation === "uid-drop") {
     const setpriv = which("setpriv");
     if (!setpriv) throw new Error("running as root but setpriv (util-linux) is not installed");
-    return {
-      command: env,
-      args: [
-        "-i",
-        setpriv,
-        `--reuid=${cfg.sandboxUid}`,
-        `--regid=${cfg.sandboxGid}`,
-        "--clear-groups",
-        "--no-new-privs",
-        "--inh-caps=-all",
-        "--",
-        ...deno,
-      ],
-      isolation,
-      harnessPath,
-      importMapPath,
-    };
+    const prefix = [
+      "-i",
+      setpriv,
+      `--reuid=${cfg.sandboxUid}`,
+      `--regid=${cfg.sandboxGid}`,
+      "--clear-groups",
+      "--no-new-privs",
+      "--inh-caps=-all",
+      "--",
+    ];
+    return { command: env, args: [...prefix, ...deno], prefix, isolation, harnessPath, importMapPath };
   }
   // Not root: no uid change is possible, but no-new-privs needs no privilege, so it is still set.
   const setpriv = which("setpriv");
-  const prefix = setpriv ? [setpriv, "--no-new-privs", "--"] : [];
-  return { command: env, args: ["-i", ...prefix, ...deno], isolation, harnessPath, importMapPath };
+  const prefix = ["-i", ...(setpriv ? [setpriv, "--no-new-privs", "--"] : [])];
+  return { command: env, args: [...prefix, ...deno], prefix, isolation, harnessPath, importMapPath };
 }
 
 async function probe(launch: SandboxLaunch): Promise<boolean> {
@@ -134,6 +130,89 @@ export async function prepareLaunch(cfg: Config): Promise<SandboxLaunch> {
   return launch;
 }
 
+/**
+ * Kills sandbox process groups as the sandbox uid, for a supervisor that may not.
+ *
+ * The container keeps only SETUID and SETGID, so the root supervisor has no CAP_KILL, and kill(2) from
+ * root without CAP_KILL to a process of another uid fails with EPERM. A process of the sandbox uid may
+ * signal the sandboxes (same uid), so when a direct kill is refused the group id goes to this helper: a
+ * `sh` loop started with the sandboxes' own prefix (`env -i setpriv --reuid --regid --clear-groups
+ * --no-new-privs --inh-caps=-all`), reading one group id per line on a pipe only the supervisor holds.
+ * The sandboxes cannot signal it back: `--deny-run` denies `Deno.kill` and the raw ops are unreachable.
+ * Started on first use, restarted if it dies, and reaped on close (EOF on its stdin ends the loop).
+ */
+export class GroupKiller {
+  // `kill` is a builtin (env -i leaves no PATH). `kill -s KILL -- -N` is the form both dash and bash
+  // take; anything but a plain group id above 1 is skipped (never `kill -1`, which means everything).
+  // stderr is /dev/null: a group that is already gone (ESRCH) is not worth a line.
+  static readonly SCRIPT = 'while read -r g; do case "$g" in ""|*[!0-9]*|0|1) ;; *) kill -s KILL -- "-$g" ;; esac; done';
+  private proc: Deno.ChildProcess | null = null;
+  private writer: WritableStreamDefaultWriter<Uint8Array> | null = null;
+  private started = 0;
+  private closing = false;
+
+  constructor(private launch: SandboxLaunch) {}
+
+  /** Queue SIGKILL for process group `pgid`. Returns at once; the write to the helper is asynchronous. */
+  kill(pgid: number): boolean {
+    if (this.closing || !Number.isSafeInteger(pgid) || pgid <= 1) return false;
+    const w = this.writer ?? this.spawn();
+    if (!w) return false;
+    w.write(encoder.encode(`${pgid}\n`)).catch(() => {/* helper gone: its exit handler resets, the caller retries */});
+    return true;
+  }
+
+  private spawn(): WritableStreamDefaultWriter<Uint8Array> | null {
+    const sh = which("sh");
+    if (!sh) {
+      log("cannot kill sandboxes: kill(2) is not permitted (no CAP_KILL) and there is no sh for the kill helper");
+      return null;
+    }
+    let proc: Deno.ChildProcess;
+    try {
+      proc = new Deno.Command(this.launch.command, {
+        args: [...this.launch.prefix, sh, "-c", GroupKiller.SCRIPT],
+        clearEnv: true,
+        cwd: "/",
+        stdin: "piped",
+        stdout: "null",
+        stderr: "null",
+        detached: true, // not in the supervisor's group: a Ctrl-C there must not stop the shutdown kills
+      }).spawn();
+    } catch (e) {
+      log(`kill helper failed to start: ${(e as Error).message}`);
+      return null;
+    }
+    this.started++;
+    if (this.started === 1) {
+      log(`killing sandbox process groups is not permitted to the supervisor (no CAP_KILL); sandboxes are ` +
+        `killed through a helper running as their own uid (pid ${proc.pid})`);
+    } else log(`kill helper restarted (pid ${proc.pid}, start ${this.started})`);
+    const writer = proc.stdin.getWriter();
+    this.proc = proc;
+    this.writer = writer;
+    proc.status.then((s) => {
+      if (this.proc === proc) {
+        this.proc = null;
+        this.writer = null;
+      }
+      if (!this.closing) log(`kill helper ${proc.pid} exited (${s.signal ?? `code ${s.code}`}); restarted on next use`);
+    });
+    return writer;
+  }
+
+  /** End the helper (EOF after the lines already written) and reap it; bounded by `graceMs`. */
+  async close(graceMs = 1000): Promise<void> {
+    this.closing = true;
+    const proc = this.proc;
+    if (!proc) return;
+    this.writer?.close().catch(() => {});
+    let t: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([proc.status, new Promise((r) => (t = setTimeout(r, graceMs)))]);
+    clearTimeout(t);
+  }
+}
+
 export interface ChildFrame {
   // deno-lint-ignore no-explicit-any
   msg: any;
@@ -155,8 +234,11 @@ export class Sandbox {
   onReady: (() => void) | null = null;
   private writer: WritableStreamDefaultWriter<Uint8Array>;
   private killed = false;
+  /** The exit status has been collected: the pid may be reused, so it is never signalled again. */
+  private reaped = false;
+  private killRetry: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(launch: SandboxLaunch, private maxLineBytes: number) {
+  constructor(launch: SandboxLaunch, private maxLineBytes: number, private killer: GroupKiller | null = null) {
     this.proc = new Deno.Command(launch.command, {
       args: launch.args,
       clearEnv: true, // and `env -i` in front: nothing of ours, the token included, reaches the child
@@ -170,6 +252,8 @@ export class Sandbox {
     this.writer = this.proc.stdin.getWriter();
     const drained = Promise.all([this.readStdout(), this.readStderr()]);
     this.exited = this.proc.status.then(async (s) => {
+      this.reaped = true;
+      clearTimeout(this.killRetry);
       // Let the pipes drain (a result or an OOM message may still be in flight), but never wait long.
       let t: number | undefined;
       await Promise.race([drained, new Promise((r) => (t = setTimeout(r, 250)))]);
@@ -302,14 +386,29 @@ export class Sandbox {
     if (this.killed) return;
     this.killed = true;
     this.onFrame = null;
+    this.signalGroup();
+    this.writer.close().catch(() => {});
+  }
+
+  private signalGroup() {
+    if (this.reaped) return;
     try {
       Deno.kill(-this.pid, "SIGKILL");
-    } catch {
-      try {
-        this.proc.kill("SIGKILL");
-      } catch { /* already gone */ }
+      return;
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound) return; // the whole group is gone already
+      if (e instanceof Deno.errors.PermissionDenied && this.killer?.kill(this.pid)) {
+        // Root without CAP_KILL: the helper kills as the sandbox uid. Should it die before it reads the
+        // line, ask again until the exit is reaped.
+        const retry = setTimeout(() => this.signalGroup(), 1000);
+        Deno.unrefTimer(retry);
+        this.killRetry = retry;
+        return;
+      }
     }
-    this.writer.close().catch(() => {});
+    try {
+      this.proc.kill("SIGKILL");
+    } catch { /* already gone */ }
   }
 
   get wasKilled() {
@@ -344,8 +443,11 @@ export class Pool {
   active = 0;
   runsStarted = 0;
   readonly all = new Set<Sandbox>();
+  readonly killer: GroupKiller;
 
-  constructor(private cfg: Config, private launch: SandboxLaunch) {}
+  constructor(private cfg: Config, private launch: SandboxLaunch) {
+    this.killer = new GroupKiller(launch);
+  }
 
   get stats() {
     return {
@@ -439,6 +541,7 @@ export class Pool {
   }
 
   private refill() {
+    if (this.shuttingDown) return;
     const wantForQueue = Math.min(this.queue.length, Math.max(0, this.cfg.maxConcurrent - this.active));
     const want = this.cfg.poolSize + wantForQueue;
     let have = this.warm.length + this.starting.size;
@@ -451,7 +554,7 @@ export class Pool {
   private spawnOne() {
     let sb: Sandbox;
     try {
-      sb = new Sandbox(this.launch, this.cfg.maxFrameBytes + this.cfg.maxLimits.maxOutputBytes + 65536);
+      sb = new Sandbox(this.launch, this.cfg.maxFrameBytes + this.cfg.maxLimits.maxOutputBytes + 65536, this.killer);
     } catch (e) {
       log(`sandbox spawn failed: ${(e as Error).message}`);
       this.retryLater();
@@ -485,8 +588,17 @@ export class Pool {
     setTimeout(() => this.scheduleRefill(), delay);
   }
 
-  shutdown() {
+  /**
+   * Kill every sandbox, wait (at most `graceMs`) until their exit statuses are reaped, then end and reap
+   * the kill helper if it was started.
+   */
+  async shutdown(graceMs = 2000): Promise<void> {
     this.shuttingDown = true;
+    const exits = [...this.all].map((sb) => sb.exited);
     for (const sb of this.all) sb.kill();
+    let t: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([Promise.all(exits), new Promise((r) => (t = setTimeout(r, graceMs)))]);
+    clearTimeout(t);
+    await this.killer.close();
   }
 }

@@ -17,6 +17,8 @@ const PORT = Number(new URL(BASE).port);
 const IS_ROOT = Deno.uid() === 0;
 const HERE = new URL(".", import.meta.url).pathname;
 const RUNNER_DIR = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
+const DENO_BIN = Deno.env.get("RUNNER_DENO_BIN") || Deno.execPath();
+const SUP2_PID_FILE = Deno.env.get("RUNNER_SUP2_PID_FILE");
 
 let passed = 0;
 let failed = 0;
@@ -584,6 +586,190 @@ section("busy: bounded queue, then a clear refusal", async () => {
   check(ranOk === MAX_CONCURRENT + MAX_QUEUE && busy.length === 2, `${n} runs at once: ${MAX_CONCURRENT} run + ${MAX_QUEUE} queued complete, 2 refused with BusyError`, { ranOk, busy: busy.length, sample: runs.map((r) => r.done?.status) });
   check(busy.every((r) => r.ms < 1000), "a busy refusal comes at once, not after a hang", busy.map((r) => Math.round(r.ms)));
   await nextRunFine("the burst");
+});
+
+section("a supervisor without CAP_KILL (the container's capabilities)", async () => {
+  // The container keeps only SETUID and SETGID: root without CAP_KILL may not signal the sandboxes (another
+  // uid), so every kill goes through the kill helper, which runs as the sandbox uid. A second supervisor is
+  // started here with CAP_KILL out of its bounding and inheritable sets, so its permitted set lacks it too.
+  if (!IS_ROOT) {
+    console.log("  skip (not root: the supervisor cannot drop a capability it does not have; run test.sh as root to cover this)");
+    return;
+  }
+  const setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].find((p) => {
+    try {
+      return Deno.statSync(p).isFile;
+    } catch {
+      return false;
+    }
+  });
+  if (!setpriv) return check(false, "setpriv (util-linux) is installed", "");
+  const dir = await Deno.makeTempDir({ prefix: "amcp-nokill-" });
+  const token = `nokill-${crypto.randomUUID()}`;
+  const sup = new Deno.Command(setpriv, {
+    args: ["--bounding-set=-kill", "--inh-caps=-kill", "--", DENO_BIN, "run", "--no-prompt", "--no-lock", "--allow-all", `${RUNNER_DIR}/src/main.ts`],
+    env: {
+      CODE_RUNNER_TOKEN: token,
+      CODE_RUNNER_HOST: "127.0.0.1",
+      CODE_RUNNER_PORT: "0",
+      CODE_RUNNER_PORT_FILE: `${dir}/port`,
+      CODE_RUNNER_POOL_SIZE: "1",
+      CODE_RUNNER_MAX_CONCURRENT: "1",
+      CODE_RUNNER_MAX_QUEUE: "2",
+    },
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const pid = sup.pid; // setpriv execs Deno: same pid
+  if (SUP2_PID_FILE) await Deno.writeTextFile(SUP2_PID_FILE, String(pid));
+  let stderr = "";
+  const stderrDone = (async () => {
+    const dec = new TextDecoder();
+    for await (const chunk of sup.stderr) stderr += dec.decode(chunk, { stream: true });
+  })();
+  let exited = false;
+  const supStatus = sup.status.then((s) => {
+    exited = true;
+    return s;
+  });
+  const startTime = (p: number) => {
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${p}/stat`);
+      return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+    } catch {
+      return null;
+    }
+  };
+  // Every process of this supervisor seen in the phase (pid -> start time), to prove each one goes away.
+  const seen = new Map<number, string>();
+  const isSandbox = (p: number) => {
+    try {
+      return (Deno.readTextFileSync(`/proc/${p}/cmdline`).split("\0").filter(Boolean).pop() ?? "").endsWith("/harness.js");
+    } catch {
+      return false;
+    }
+  };
+  const sandboxes = () => procChildren(pid).filter(isSandbox);
+  const note = () => {
+    for (const p of procChildren(pid)) {
+      const st = startTime(p);
+      if (st && !seen.has(p)) seen.set(p, st);
+    }
+  };
+  const alive = (p: number) => startTime(p) === seen.get(p); // same pid and start time: not a reused pid
+  const waitUntil = async (cond: () => boolean, ms: number) => {
+    for (const end = performance.now() + ms; !cond() && performance.now() < end;) await new Promise((r) => setTimeout(r, 20));
+    return cond();
+  };
+  const sampler = setInterval(note, 25);
+  try {
+    const portWritten = () => {
+      try {
+        return Deno.statSync(`${dir}/port`).size > 0;
+      } catch {
+        return false;
+      }
+    };
+    await waitUntil(() => portWritten() || exited, 15000);
+    const port = Number(await Deno.readTextFile(`${dir}/port`).catch(() => "0"));
+    if (!port) return check(false, "the supervisor without CAP_KILL starts", stderr.slice(-2000));
+    const base2 = `http://127.0.0.1:${port}`;
+    const run2 = (code: string, limits: Record<string, number>) =>
+      run({ url: base2.replace(/^http/, "ws") + "/v1/run", token, start: { runId: crypto.randomUUID(), code, limits }, timeoutMs: 30_000 });
+    const warm2 = async () => {
+      for (let i = 0; i < 200; i++) {
+        const h = await (await fetch(`${base2}/healthz`)).json();
+        if (h.warm >= 1 && h.starting === 0) return h;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    };
+
+    const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+    const capEff = BigInt("0x" + statusField(status, "CapEff"));
+    const capPrm = BigInt("0x" + statusField(status, "CapPrm"));
+    const bit = (n: number) => 1n << BigInt(n);
+    check(
+      statusField(status, "Uid").split(/\s+/)[0] === "0" && (capEff & bit(5)) === 0n && (capPrm & bit(5)) === 0n && (capEff & bit(6)) !== 0n && (capEff & bit(7)) !== 0n,
+      `supervisor ${pid}: root, CapEff/CapPrm without CAP_KILL (bit 5), with SETGID and SETUID`,
+      { CapEff: statusField(status, "CapEff"), CapPrm: statusField(status, "CapPrm") },
+    );
+
+    // The deadline kill: the one warm sandbox takes the run; it must be gone afterwards, not spinning on.
+    await warm2();
+    const [busyLoop] = sandboxes();
+    note();
+    const t0 = performance.now();
+    const spin = await run2("while (true) {}", { timeoutMs: 1000 });
+    const ms = performance.now() - t0;
+    check(spin.done?.status === "timeout" && ms <= 2000 && spin.doneCount === 1, `no CAP_KILL: while(true){} -> timeout in ${Math.round(ms)} ms (limit 2000)`, short(spin));
+    const killed = busyLoop !== undefined && (await waitUntil(() => !alive(busyLoop), 2000));
+    check(killed, `no CAP_KILL: the timed-out sandbox ${busyLoop} is killed and reaped`, killed ? "" : busyLoop === undefined ? "no warm sandbox found" : { still: Deno.readTextFileSync(`/proc/${busyLoop}/stat`) });
+
+    // The kill after a normal run.
+    await warm2();
+    const [used] = sandboxes();
+    note();
+    const fine = await run2("return 6 * 7", { timeoutMs: 5000 });
+    check(fine.done?.status === "ok" && fine.done.value === 42, "no CAP_KILL: a normal run after it succeeds", short(fine));
+    check(used !== undefined && (await waitUntil(() => !alive(used), 2000)), `no CAP_KILL: the used sandbox ${used} is killed and reaped after its run`, used);
+
+    // The helper: one process of the sandbox uid, no capabilities, no new privileges.
+    note();
+    const helpers = procChildren(pid).filter((p) => {
+      try {
+        return Deno.readTextFileSync(`/proc/${p}/cmdline`).includes("kill -s KILL");
+      } catch {
+        return false;
+      }
+    });
+    const hs = helpers.length === 1 ? Deno.readTextFileSync(`/proc/${helpers[0]}/status`) : "";
+    check(
+      helpers.length === 1 && statusField(hs, "Uid").split(/\s+/).every((u) => u === "65534") && statusField(hs, "CapEff") === "0000000000000000" &&
+        statusField(hs, "NoNewPrivs") === "1" && /no CAP_KILL/.test(stderr),
+      "no CAP_KILL: kills go through one helper running as uid 65534, no capabilities, NoNewPrivs (logged)",
+      { helpers, uid: statusField(hs, "Uid"), log: stderr.slice(-600) },
+    );
+
+    // No zombies, no stray or orphaned sandboxes of this supervisor.
+    await new Promise((r) => setTimeout(r, 300));
+    note();
+    const h = await (await fetch(`${base2}/healthz`)).json();
+    const kids = sandboxes();
+    const zombies = procChildren(pid).filter((p) => {
+      try {
+        return procStat(p).state === "Z";
+      } catch {
+        return false;
+      }
+    });
+    check(zombies.length === 0 && kids.length <= h.warm + h.starting + h.busy, "no CAP_KILL: no zombies, only warm/starting/busy sandboxes remain", { kids, zombies, h });
+    const strays = [...seen.keys()].filter((p) => alive(p) && !procChildren(pid).includes(p));
+    check(strays.length === 0, "no CAP_KILL: no sandbox of that supervisor left outside it", strays);
+
+    // Shutdown: every sandbox and the helper killed and reaped before the supervisor exits.
+    note();
+    const before = [...seen.keys()].filter(alive);
+    Deno.kill(pid, "SIGTERM");
+    const t1 = performance.now();
+    const stopped = await waitUntil(() => exited, 5000);
+    const left = [...seen.keys()].filter(alive);
+    check(stopped && left.length === 0 && performance.now() - t1 < 5000,
+      `no CAP_KILL: SIGTERM stops it in ${Math.round(performance.now() - t1)} ms; its ${before.length} sandboxes and the helper are gone and reaped`,
+      { stopped, before, left, log: stderr.slice(-600) });
+  } finally {
+    clearInterval(sampler);
+    // After a failure, leave nothing behind: this process is root with CAP_KILL.
+    for (const p of [...(exited ? [] : [pid]), ...[...seen.keys()].filter(alive)]) {
+      try {
+        Deno.kill(p, "SIGKILL");
+      } catch { /* gone */ }
+    }
+    await supStatus;
+    await stderrDone.catch(() => {});
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+    if (SUP2_PID_FILE) await Deno.remove(SUP2_PID_FILE).catch(() => {});
+  }
 });
 
 // ---------------------------------------------------------------------------------------------------
