@@ -1,0 +1,29 @@
+package dev.amcp.gateway.editor.entity;
+
+import dev.amcp.gateway.governance.entity.LicenseTerms;
+import java.util.List;
+
+/**
+ * The license in force with the workspace's use of it, and the warnings to show (already in the person's language).
+ *
+ * @param codeTools code tools of the workspace, against {@code maxCodeTools}
+ * @param runsThisMonth code runs this calendar month (UTC) that count against {@code monthlyCodeRuns}
+ */
+public record LicenseUsage(LicenseTerms terms, long codeTools, long runsThisMonth, List<String> warnings) {
+
+    public LicenseUsage {
+        warnings = List.copyOf(warnings);
+    }
+
+    public LicenseTerms getTerms() { return terms; }
+    public long getCodeTools() { return codeTools; }
+    public long getRunsThisMonth() { return runsThisMonth; }
+    public List<String> getWarnings() { return warnings; }
+    public String getEdition() { return terms.edition().wire(); }
+    public String getLicensee() { return terms.licensee(); }
+    public String getExpiresAt() { return terms.expiresAt() == null ? "" : terms.expiresAt().toString(); }
+    public int getMaxCodeTools() { return terms.maxCodeTools(); }
+    public long getMonthlyCodeRuns() { return terms.monthlyCodeRuns(); }
+    public boolean isAllowsWrites() { return terms.allowsWrites(); }
+    public boolean isPaid() { return terms.edition().paid(); }
+}
