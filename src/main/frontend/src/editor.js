@@ -1,7 +1,7 @@
 // Turns <textarea data-editor="json|javascript"> into CodeMirror 6 editors. The textarea stays the form field:
 // every change is copied back, so forms post normally and work without JavaScript too.
-// Loaded as an external script (the admin CSP forbids inline scripts); CodeMirror injects its styles through
-// constructable style sheets, which CSP allows.
+// Loaded as an external script (the admin CSP forbids inline scripts). CodeMirror writes its styles into a style
+// element, which the CSP admits only with the page's style nonce (meta name="style-nonce").
 import { EditorView, basicSetup } from "codemirror";
 import { EditorState } from "@codemirror/state";
 import { javascript, javascriptLanguage } from "@codemirror/lang-javascript";
@@ -43,6 +43,8 @@ function amcpCompletion(tools) {
   };
 }
 
+const STYLE_NONCE = (document.querySelector('meta[name="style-nonce"]') || {}).content || "";
+
 /** Selects in the uses list (creating options when needed) every tool the code names literally. */
 function prefillUses(select, code) {
   for (const [, , name] of code.matchAll(LITERAL_CALL)) {
@@ -77,17 +79,21 @@ function enhance(textarea) {
       extensions: [
         basicSetup,
         autocompletion(),
+        EditorView.cspNonce.of(STYLE_NONCE),
         ...languageFor(textarea),
         EditorState.readOnly.of(textarea.readOnly || textarea.disabled),
         EditorView.updateListener.of((update) => {
-          if (!update.docChanged) return;
-          textarea.value = update.state.doc.toString();
-          if (uses) prefillUses(uses, textarea.value);
+          if (update.docChanged) textarea.value = update.state.doc.toString();
         }),
         EditorView.contentAttributes.of({ "aria-label": textarea.getAttribute("aria-label") || textarea.name }),
       ],
     }),
   });
+  if (uses) {
+    // Only finished code counts: the list is filled when the editor loses focus and when the form is sent.
+    view.contentDOM.addEventListener("blur", () => prefillUses(uses, textarea.value));
+    if (textarea.form) textarea.form.addEventListener("submit", () => prefillUses(uses, textarea.value));
+  }
   textarea.classList.add("cm-source");
   textarea.hidden = true;
   textarea.insertAdjacentElement("afterend", view.dom);

@@ -80,13 +80,13 @@ class CodeModeControlTest {
     @Test
     void licenseUsageWarnsAtHardAndSoftLimitsAndNearTheRunQuota() {
         LicenseTerms trial = new LicenseTerms(Edition.TRIAL, "T", Instant.EPOCH, null, 2, 100);
-        assertEquals(List.of(), LicenseUsages.of(trial, 1, 10, Locale.ENGLISH).warnings());
-        var atLimit = LicenseUsages.of(trial, 2, 85, Locale.ENGLISH).warnings();
+        assertEquals(List.of(), LicenseUsages.of(trial, 1, 10, Locale.ENGLISH).getWarnings());
+        var atLimit = LicenseUsages.of(trial, 2, 85, Locale.ENGLISH).getWarnings();
         assertEquals(2, atLimit.size(), atLimit.toString());
         assertTrue(atLimit.get(0).contains("will be refused"), atLimit.get(0));
         assertTrue(atLimit.get(1).contains("85 of 100"), atLimit.get(1));
         LicenseTerms pro = new LicenseTerms(Edition.PRO, "P", Instant.EPOCH, null, 2, 100);
-        var over = LicenseUsages.of(pro, 3, 100, Locale.ITALIAN).warnings();
+        var over = LicenseUsages.of(pro, 3, 100, Locale.ITALIAN).getWarnings();
         assertTrue(over.get(0).contains("Estendi la licenza"), over.get(0));
         assertTrue(over.get(1).contains("esaurita"), over.get(1));
     }

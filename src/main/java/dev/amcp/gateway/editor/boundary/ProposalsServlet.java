@@ -44,7 +44,8 @@ public class ProposalsServlet extends EditorServlet {
         String path = request.getPathInfo();
         try {
             if (path == null || "/".equals(path)) {
-                String status = STATUSES.contains(request.getParameter("status")) ? request.getParameter("status") : "pending";
+                String asked = request.getParameter("status");
+                String status = asked != null && STATUSES.contains(asked) ? asked : "pending";
                 request.setAttribute("proposals", proposals.list(caller, status));
                 request.setAttribute("status", status);
                 request.setAttribute("statuses", STATUSES);

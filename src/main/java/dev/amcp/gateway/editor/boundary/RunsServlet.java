@@ -68,7 +68,7 @@ public class RunsServlet extends EditorServlet {
         Map<Long, String> usernames = workspaces.usernames(caller.workspaceId());
         Long userId = user == null ? null : usernames.entrySet().stream().filter(e -> e.getValue().equals(user))
                 .map(Map.Entry::getKey).findFirst().orElse(-1L);
-        List<CodeRun> found = runs.list(caller, new CodeRunQueries.Filter(STATUSES.contains(status) ? status : null, tool, userId,
+        List<CodeRun> found = runs.list(caller, new CodeRunQueries.Filter(status != null && STATUSES.contains(status) ? status : null, tool, userId,
                 RunViews.dayStart(from, 0), RunViews.dayStart(to, 1), PAGE));
         request.setAttribute("runs", found);
         request.setAttribute("usernames", usernames);

@@ -10,7 +10,4 @@ public record DiffLine(String kind, String text) {
     public static final String SAME = "same";
     public static final String ADDED = "added";
     public static final String REMOVED = "removed";
-
-    public String getKind() { return kind; }
-    public String getText() { return text; }
 }

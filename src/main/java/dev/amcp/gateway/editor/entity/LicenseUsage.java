@@ -5,17 +5,26 @@ import java.util.List;
 
 /**
  * The license in force with the workspace's use of it, and the warnings to show (already in the person's language).
- *
- * @param codeTools code tools of the workspace, against {@code maxCodeTools}
- * @param runsThisMonth code runs this calendar month (UTC) that count against {@code monthlyCodeRuns}
+ * A class with getters rather than a record, because pages read it through Jakarta EL.
  */
-public record LicenseUsage(LicenseTerms terms, long codeTools, long runsThisMonth, List<String> warnings) {
+public final class LicenseUsage {
 
-    public LicenseUsage {
-        warnings = List.copyOf(warnings);
+    private final LicenseTerms terms;
+    private final long codeTools;
+    private final long runsThisMonth;
+    private final List<String> warnings;
+
+    /**
+     * @param codeTools     code tools of the workspace, against {@code maxCodeTools}
+     * @param runsThisMonth code runs this calendar month (UTC) that count against {@code monthlyCodeRuns}
+     */
+    public LicenseUsage(LicenseTerms terms, long codeTools, long runsThisMonth, List<String> warnings) {
+        this.terms = terms;
+        this.codeTools = codeTools;
+        this.runsThisMonth = runsThisMonth;
+        this.warnings = List.copyOf(warnings);
     }
 
-    public LicenseTerms getTerms() { return terms; }
     public long getCodeTools() { return codeTools; }
     public long getRunsThisMonth() { return runsThisMonth; }
     public List<String> getWarnings() { return warnings; }
