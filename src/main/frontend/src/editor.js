@@ -1,43 +1,85 @@
 // Turns <textarea data-editor="json|javascript"> into CodeMirror 6 editors. The textarea stays the form field:
 // every change is copied back, so forms post normally and work without JavaScript too.
-// Loaded as an external script (the admin CSP forbids inline scripts); CodeMirror injects its styles through
-// constructable style sheets, which CSP allows.
+// Loaded as an external script (the admin CSP forbids inline scripts). CodeMirror writes its styles into a style
+// element, which the CSP admits only with the page's style nonce (meta name="style-nonce").
 import { EditorView, basicSetup } from "codemirror";
 import { EditorState } from "@codemirror/state";
 import { javascript, javascriptLanguage } from "@codemirror/lang-javascript";
 import { json } from "@codemirror/lang-json";
 import { autocompletion } from "@codemirror/autocomplete";
 
-/** Completes tool names inside amcp.run("…") from the comma-separated data-tool-names attribute. */
-function toolNameCompletion(names) {
+/** Tool names passed literally to amcp.run / amcp.describe, as the gateway's CodeToolForms finds them. */
+const LITERAL_CALL = /amcp\s*\.\s*(?:run|describe)\s*\(\s*(["'`])([A-Za-z0-9_.-]{1,64})\1/g;
+
+/**
+ * Completes inside amcp.run("…") / amcp.describe("…") the tool names, and inside amcp.run("name", {…}) the argument
+ * keys of that tool's input schema. `tools` maps each callable tool to its argument keys (data-completions).
+ */
+function amcpCompletion(tools) {
+  const names = Object.keys(tools);
   return (context) => {
-    const match = context.matchBefore(/amcp\.run\(\s*["'][\w.-]*/);
-    if (!match) return null;
-    const quote = match.text.search(/["']/);
+    const name = context.matchBefore(/amcp\.(?:run|describe)\(\s*["'`][\w.-]*/);
+    if (name) {
+      const quote = name.text.search(/["'`]/);
+      return {
+        from: name.from + quote + 1,
+        options: names.map((n) => ({ label: n, type: "function", detail: (tools[n] || []).join(", ") })),
+        validFor: /^[\w.-]*$/,
+      };
+    }
+    // Inside the argument object of a literal call, possibly spread over several lines.
+    const before = context.state.sliceDoc(Math.max(0, context.pos - 600), context.pos);
+    const args = /amcp\.run\(\s*(["'`])([\w.-]+)\1\s*,\s*\{([^{}]*)$/.exec(before);
+    if (!args || !tools[args[2]]) return null;
+    const word = context.matchBefore(/[\w$]*/);
+    const prefix = args[3].slice(0, args[3].length - word.text.length);
+    if (!/(^|,)\s*$/.test(prefix)) return null; // after a key: a value is being typed
+    if (word.text === "" && !context.explicit) return null;
     return {
-      from: match.from + quote + 1,
-      options: names.map((name) => ({ label: name, type: "function" })),
-      validFor: /^[\w.-]*$/,
+      from: word.from,
+      options: tools[args[2]].map((key) => ({ label: key, type: "property", apply: key + ": " })),
+      validFor: /^[\w$]*$/,
     };
   };
+}
+
+const STYLE_NONCE = (document.querySelector('meta[name="style-nonce"]') || {}).content || "";
+
+/** Selects in the uses list (creating options when needed) every tool the code names literally. */
+function prefillUses(select, code) {
+  for (const [, , name] of code.matchAll(LITERAL_CALL)) {
+    let option = [...select.options].find((o) => o.value === name);
+    if (!option) {
+      option = new Option(name, name);
+      select.add(option);
+    }
+    option.selected = true;
+  }
 }
 
 function languageFor(textarea) {
   const kind = textarea.dataset.editor;
   if (kind === "javascript") {
-    const names = (textarea.dataset.toolNames || "").split(",").map((s) => s.trim()).filter(Boolean);
-    return [javascript(), javascriptLanguage.data.of({ autocomplete: toolNameCompletion(names) })];
+    let tools = {};
+    try {
+      tools = JSON.parse(textarea.dataset.completions || "{}");
+    } catch (e) {
+      tools = {};
+    }
+    return [javascript(), javascriptLanguage.data.of({ autocomplete: amcpCompletion(tools) })];
   }
   return [json()];
 }
 
 function enhance(textarea) {
+  const uses = textarea.dataset.uses ? document.getElementById(textarea.dataset.uses) : null;
   const view = new EditorView({
     state: EditorState.create({
       doc: textarea.value,
       extensions: [
         basicSetup,
         autocompletion(),
+        EditorView.cspNonce.of(STYLE_NONCE),
         ...languageFor(textarea),
         EditorState.readOnly.of(textarea.readOnly || textarea.disabled),
         EditorView.updateListener.of((update) => {
@@ -47,6 +89,11 @@ function enhance(textarea) {
       ],
     }),
   });
+  if (uses) {
+    // Only finished code counts: the list is filled when the editor loses focus and when the form is sent.
+    view.contentDOM.addEventListener("blur", () => prefillUses(uses, textarea.value));
+    if (textarea.form) textarea.form.addEventListener("submit", () => prefillUses(uses, textarea.value));
+  }
   textarea.classList.add("cm-source");
   textarea.hidden = true;
   textarea.insertAdjacentElement("afterend", view.dom);

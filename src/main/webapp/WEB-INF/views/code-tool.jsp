@@ -1,23 +1,127 @@
-<c:set var="pageTitleKey" value="tools.codeTool"/>
+<c:set var="pageTitleKey" value="${empty form.id ? 'codeTools.create' : 'codeTools.edit'}"/>
 <%@ include file="_top.jspf" %>
 <div class="pagehead">
-  <h1><fmt:message key="tools.codeTool"/> <code><c:out value="${tool.name}"/></code></h1>
+  <h1><fmt:message key="${pageTitleKey}"/><c:if test="${not empty form.id}"> <code><c:out value="${tool.name}"/></code></c:if></h1>
   <a href="${ctx}/admin/tools"><fmt:message key="common.backToList"/></a>
 </div>
-<p class="note" id="code-mode-coming"><fmt:message key="tools.codeTool.coming"/></p>
-<section class="card">
-  <dl class="facts">
-    <dt><fmt:message key="tools.server"/></dt><dd><c:out value="${form.server}"/></dd>
-    <dt><fmt:message key="common.description"/></dt><dd><c:out value="${tool.description}"/></dd>
-    <dt><fmt:message key="tools.access"/></dt><dd><fmt:message key="${tool.readOnly ? 'tools.read' : 'tools.write'}"/></dd>
-  </dl>
-  <label for="code"><fmt:message key="tools.code"/></label>
-  <textarea id="code" rows="12" class="mono" readonly data-editor="javascript" aria-label="<fmt:message key='tools.code'/>"><c:out value="${tool.endpointMapping.getString('code', '')}"/></textarea>
-</section>
-<c:if test="${canEdit}">
-  <form method="post" action="${ctx}/admin/tools/${tool.id}/delete" class="danger-zone">
-    <input type="hidden" name="_csrf" value="${fn:escapeXml(csrf)}">
-    <button type="submit" class="danger" id="delete"><fmt:message key="tools.delete"/></button>
-  </form>
+<c:if test="${not canEdit}"><p class="note" id="read-only-note"><fmt:message key="common.readOnly"/></p></c:if>
+<form method="post" action="${ctx}/admin/code-tools/${empty form.id ? 'new' : form.id}" class="card" id="code-tool-form" novalidate>
+  <input type="hidden" name="_csrf" value="${fn:escapeXml(csrf)}">
+  <fieldset ${canEdit ? '' : 'disabled'}>
+    <div class="grid2">
+      <div class="field ${empty errors.server ? '' : 'invalid'}">
+        <label for="server"><fmt:message key="tools.server"/></label>
+        <select id="server" name="server">
+          <option value=""><fmt:message key="tools.chooseServer"/></option>
+          <c:forEach items="${servers}" var="s">
+            <option value="${fn:escapeXml(s.slug)}" ${s.slug == form.server ? 'selected' : ''}><c:out value="${s.name}"/></option>
+          </c:forEach>
+        </select>
+        <c:set var="f" value="server"/><%@ include file="_field.jspf" %>
+      </div>
+      <div class="field ${empty errors.name ? '' : 'invalid'}">
+        <label for="name"><fmt:message key="tools.name"/></label>
+        <input id="name" name="name" value="${fn:escapeXml(form.name)}" maxlength="64" aria-describedby="name-help">
+        <p class="help" id="name-help"><fmt:message key="tools.name.help"/></p>
+        <c:set var="f" value="name"/><%@ include file="_field.jspf" %>
+      </div>
+      <div class="field">
+        <label for="title"><fmt:message key="tools.toolTitle"/></label>
+        <input id="title" name="title" value="${fn:escapeXml(form.title)}" maxlength="200">
+      </div>
+      <div class="field">
+        <label for="description"><fmt:message key="common.description"/></label>
+        <textarea id="description" name="description" rows="2" maxlength="4000"><c:out value="${form.description}"/></textarea>
+      </div>
+    </div>
+    <h2><fmt:message key="codeTools.section.code"/></h2>
+    <div class="field ${empty errors.code ? '' : 'invalid'}">
+      <label for="code"><fmt:message key="codeTools.code"/></label>
+      <textarea id="code" name="code" rows="14" class="mono" data-editor="javascript" data-completions="${fn:escapeXml(completions)}"
+                data-uses="uses" aria-label="<fmt:message key='codeTools.code'/>" aria-describedby="code-help"><c:out value="${form.code}"/></textarea>
+      <p class="help" id="code-help"><fmt:message key="codeTools.code.help"/></p>
+      <c:set var="f" value="code"/><%@ include file="_field.jspf" %>
+    </div>
+    <div class="grid2">
+      <div class="field ${empty errors.uses ? '' : 'invalid'}">
+        <label for="uses"><fmt:message key="codeTools.uses"/></label>
+        <select id="uses" name="uses" multiple size="6" aria-describedby="uses-help">
+          <c:forEach items="${form.uses}" var="u">
+            <c:set var="known" value="false"/>
+            <c:forEach items="${callable}" var="t"><c:if test="${t.name == u}"><c:set var="known" value="true"/></c:if></c:forEach>
+            <c:if test="${not known}"><option value="${fn:escapeXml(u)}" selected><c:out value="${u}"/></option></c:if>
+          </c:forEach>
+          <c:forEach items="${callable}" var="t">
+            <c:set var="chosen" value="false"/>
+            <c:forEach items="${form.uses}" var="u"><c:if test="${t.name == u}"><c:set var="chosen" value="true"/></c:if></c:forEach>
+            <option value="${fn:escapeXml(t.name)}" ${chosen ? 'selected' : ''}><c:out value="${t.name}"/> (<fmt:message key="${t.readOnly ? 'tools.read' : 'tools.write'}"/>)</option>
+          </c:forEach>
+        </select>
+        <p class="help" id="uses-help"><fmt:message key="codeTools.uses.help"/></p>
+        <c:set var="f" value="uses"/><%@ include file="_field.jspf" %>
+      </div>
+      <div>
+        <fieldset class="field ${empty errors.runAs ? '' : 'invalid'}">
+          <legend><fmt:message key="codeTools.runAs"/></legend>
+          <label class="choice"><input type="radio" name="runAs" value="invoker" id="runAs-invoker" ${form.runAs == 'definer' ? '' : 'checked'}><fmt:message key="codeTools.runAs.invoker"/></label>
+          <label class="choice"><input type="radio" name="runAs" value="definer" id="runAs-definer" ${form.runAs == 'definer' ? 'checked' : ''}><fmt:message key="codeTools.runAs.definer"/></label>
+          <p class="help"><fmt:message key="codeTools.runAs.help"/></p>
+          <c:set var="f" value="runAs"/><%@ include file="_field.jspf" %>
+        </fieldset>
+        <div class="field">
+          <label class="choice"><input type="checkbox" name="allowWrites" value="true" id="allowWrites"
+              ${form.allowWrites ? 'checked' : ''} ${writesLicensed ? '' : 'disabled'} aria-describedby="allowWrites-help"><fmt:message key="codeTools.allowWrites"/></label>
+          <p class="help" id="allowWrites-help">
+            <c:choose>
+              <c:when test="${writesLicensed}"><fmt:message key="codeTools.allowWrites.help"/></c:when>
+              <c:otherwise><fmt:message key="codeTools.allowWrites.unlicensed"><fmt:param value="${edition}"/></fmt:message></c:otherwise>
+            </c:choose>
+          </p>
+        </div>
+      </div>
+    </div>
+    <h2><fmt:message key="tools.section.schema"/></h2>
+    <div class="field ${empty errors.inputSchema ? '' : 'invalid'}">
+      <label for="inputSchema"><fmt:message key="tools.inputSchema"/></label>
+      <textarea id="inputSchema" name="inputSchema" rows="6" class="mono" data-editor="json" aria-label="<fmt:message key='tools.inputSchema'/>"><c:out value="${form.inputSchema}"/></textarea>
+      <c:set var="f" value="inputSchema"/><%@ include file="_field.jspf" %>
+    </div>
+    <c:if test="${canEdit}">
+      <div class="actions"><button type="submit" class="primary" id="save"><fmt:message key="common.save"/></button></div>
+    </c:if>
+  </fieldset>
+</form>
+
+<c:if test="${not empty tool}">
+  <section class="card" id="test-panel">
+    <h2><fmt:message key="codeTools.test.title"/></h2>
+    <p class="help"><fmt:message key="codeTools.test.help"/></p>
+    <form method="post" action="${ctx}/admin/code-tools/${tool.id}/test">
+      <input type="hidden" name="_csrf" value="${fn:escapeXml(csrf)}">
+      <div class="field ${empty testErrors.input ? '' : 'invalid'}">
+        <label for="input"><fmt:message key="codeTools.test.input"/></label>
+        <textarea id="input" name="input" rows="4" class="mono" data-editor="json" aria-label="<fmt:message key='codeTools.test.input'/>"><c:out value="${testInput}"/></textarea>
+        <c:if test="${not empty testErrors.input}"><p class="field-error" id="input-error"><c:out value="${testErrors.input}"/></p></c:if>
+      </div>
+      <div class="actions"><button type="submit" id="test-run"><fmt:message key="codeTools.test.run"/></button></div>
+    </form>
+    <c:if test="${not empty testResult}">
+      <h3><fmt:message key="${testFailed ? 'tools.test.failed' : 'tools.test.ok'}"/>
+        <c:if test="${not empty testRun}"><small><span class="badge status-${fn:toLowerCase(testRun.status)}" id="test-status"><c:out value="${testRun.status}"/></span>
+          <fmt:message key="tools.test.millis"><fmt:param value="${testRun.wallMs}"/></fmt:message>
+          · <a href="${ctx}/admin/runs/${fn:escapeXml(testRun.runId)}" id="test-run-link"><fmt:message key="runs.detail"/></a></small></c:if></h3>
+      <pre id="test-result" class="result ${testFailed ? 'error' : 'ok'}"><c:out value="${testResult}"/></pre>
+      <c:if test="${not empty testRun}">
+        <c:set var="run" value="${testRun}"/><c:set var="trace" value="${testTrace}"/>
+        <%@ include file="_run-trace.jspf" %>
+      </c:if>
+    </c:if>
+  </section>
+  <c:if test="${canEdit}">
+    <form method="post" action="${ctx}/admin/tools/${tool.id}/delete" class="danger-zone">
+      <input type="hidden" name="_csrf" value="${fn:escapeXml(csrf)}">
+      <button type="submit" class="danger" id="delete"><fmt:message key="tools.delete"/></button>
+    </form>
+  </c:if>
 </c:if>
 <%@ include file="_bottom.jspf" %>

@@ -2,7 +2,10 @@
 <%@ include file="_top.jspf" %>
 <div class="pagehead">
   <h1><fmt:message key="tools.title"/></h1>
-  <c:if test="${canEdit}"><a class="button primary" id="new-tool" href="${ctx}/admin/tools/new?server=${fn:escapeXml(selectedServer)}"><fmt:message key="tools.new"/></a></c:if>
+  <c:if test="${canEdit}"><div class="actions">
+    <a class="button" id="new-code-tool" href="${ctx}/admin/code-tools/new?server=${fn:escapeXml(selectedServer)}"><fmt:message key="tools.newCode"/></a>
+    <a class="button primary" id="new-tool" href="${ctx}/admin/tools/new?server=${fn:escapeXml(selectedServer)}"><fmt:message key="tools.new"/></a>
+  </div></c:if>
 </div>
 <c:if test="${not canEdit}"><p class="note" id="read-only-note"><fmt:message key="common.readOnly"/></p></c:if>
 <form method="get" action="${ctx}/admin/tools" class="filter" id="tool-filter">
@@ -30,7 +33,7 @@
       <tbody>
       <c:forEach items="${tools}" var="t">
         <tr>
-          <td><a href="${ctx}/admin/tools/${t.id}" class="tool-link"><c:out value="${t.name}"/></a></td>
+          <td><a href="${ctx}/admin/${t.codeTool ? 'code-tools' : 'tools'}/${t.id}" class="tool-link"><c:out value="${t.name}"/></a></td>
           <td><c:out value="${serverSlugs[t.serverId]}"/></td>
           <td><span class="badge ${t.codeTool ? 'code' : 'http'}">${t.codeTool ? 'code' : fn:escapeXml(t.method)}</span></td>
           <td><fmt:message key="${t.readOnly ? 'tools.read' : 'tools.write'}"/></td>

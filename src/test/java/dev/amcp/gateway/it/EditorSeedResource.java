@@ -1,20 +1,35 @@
 package dev.amcp.gateway.it;
 
+import dev.amcp.gateway.codemode.control.CodeToolService;
+import dev.amcp.gateway.codemode.control.ProposalService;
+import dev.amcp.gateway.codemode.entity.CodeToolDraft;
+import dev.amcp.gateway.codemode.entity.CodeToolSpec;
+import dev.amcp.gateway.governance.control.LicenseService;
+import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Role;
+import dev.amcp.gateway.platform.control.JsonSupport;
+import dev.amcp.gateway.tools.control.ToolService;
+import dev.amcp.gateway.tools.entity.ToolDraft;
 import dev.amcp.gateway.workspace.control.WorkspaceService;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
 import jakarta.transaction.Transactional;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import java.util.List;
 import java.util.UUID;
 
 /**
  * Test-only (never in the product WAR): seeds a workspace with a server and an admin, a member and a viewer who can
- * sign in to the editor, for browser tests that run outside the server.
+ * sign in to the editor, for browser tests that run outside the server. The code-mode variant adds an HTTP tool
+ * {@code echo}, a code tool {@code echo_code} over it, and two pending proposals: {@code echo_code} (a clash, with a
+ * diff) and {@code echo_proxy}.
  */
 @Path("/it-seed/editor-tenant")
 @RequestScoped
@@ -25,10 +40,57 @@ public class EditorSeedResource {
     @Inject
     WorkspaceService workspaces;
 
+    @Inject
+    ToolService tools;
+
+    @Inject
+    CodeToolService codeTools;
+
+    @Inject
+    ProposalService proposals;
+
+    @Inject
+    LicenseService licenses;
+
     @POST
     @Produces(MediaType.APPLICATION_JSON)
     @Transactional
     public String seed() {
+        return tenant().build().toString();
+    }
+
+    @POST
+    @Path("code")
+    @Produces(MediaType.APPLICATION_JSON)
+    @Transactional
+    public String seedCodeMode() {
+        JsonObjectBuilder result = tenant();
+        JsonObject seeded = result.build();
+        Caller admin = workspaces.callerForUser(seeded.getString(Role.ADMIN)).orElseThrow();
+        tools.createHttpTool(admin, new ToolDraft("main", "echo", null, "Echoes an id",
+                JsonSupport.parseObject("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"q\":{\"type\":\"string\"}},\"required\":[\"id\"]}"),
+                null, JsonSupport.parseObject("{\"method\":\"GET\",\"url\":\"${AMCP_UPSTREAM_IT}/echo/{id}\",\"query\":{\"q\":\"q\"}}")));
+        codeTools.create(admin, new CodeToolDraft(new ToolDraft("main", "echo_code", null, "Echoes once", null, null, null),
+                new CodeToolSpec("const r = await amcp.run('echo', {id: '1'});\nreturn r.id;", List.of("echo"), CodeToolSpec.INVOKER, false)));
+        long serverId = workspaces.findServer(admin.workspaceId(), "main").orElseThrow().getId();
+        proposals.propose(admin, serverId, JsonSupport.parseObject("{\"name\":\"echo_code\",\"description\":\"Echoes twice\","
+                + "\"code\":\"const r = await amcp.run('echo', {id: '1'});\\nconst s = await amcp.run('echo', {id: '2'});\\nreturn r.id + s.id;\","
+                + "\"uses\":[\"echo\"]}"));
+        proposals.propose(admin, serverId, JsonSupport.parseObject("{\"name\":\"echo_proxy\",\"description\":\"Echoes the input\","
+                + "\"code\":\"return (await amcp.run('echo', {id: input.id})).id;\",\"uses\":[\"echo\"],"
+                + "\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}}}}"));
+        return seeded.toString();
+    }
+
+    /** Back to the community terms whatever a test installed (licenses are per gateway, not per workspace). */
+    @DELETE
+    @Path("license")
+    @Transactional
+    public void uninstallLicense() {
+        licenses.uninstall(workspaces.callerForUser(tenant().build().getString(Role.ADMIN)).orElseThrow());
+    }
+
+    private JsonObjectBuilder tenant() {
         String slug = "ed-" + UUID.randomUUID().toString().substring(0, 8);
         var ws = workspaces.createWorkspace(slug, "Editor test " + slug);
         workspaces.createServer(ws.getId(), "main", "Main", "The test server");
@@ -36,6 +98,6 @@ public class EditorSeedResource {
         for (String role : new String[] {Role.ADMIN, Role.MEMBER, Role.VIEWER}) {
             result.add(role, workspaces.createUser(ws.getId(), slug + "-" + role, role, role, PASSWORD).getUsername());
         }
-        return result.build().toString();
+        return result;
     }
 }

@@ -73,6 +73,9 @@ public class CodeRunResource {
         if (withTrace && r.getBridgeTrace() != null) {
             b.add("trace", r.getBridgeTrace());
         }
+        if (withTrace && r.getConsoleTail() != null) {
+            b.add("console", r.getConsoleTail());
+        }
         return b.build();
     }
 

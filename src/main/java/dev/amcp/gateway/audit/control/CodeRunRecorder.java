@@ -29,9 +29,9 @@ public class CodeRunRecorder {
     public record RunIdentity(String runId, long workspaceId, Long serverId, Long toolId, String toolName, boolean inline,
                               Long invokerUserId, Long invokerKeyId, String runAsMode, String runAsRole, String codeSha256) {}
 
-    /** How a run ended, for its audit row. */
+    /** How a run ended, for its audit row; the row keeps the tail of {@code console}. */
     public record RunEnd(String status, String error, JsonObject trace, int bridgeCalls, long inputBytes,
-                         long outputBytes, long consoleBytes) {}
+                         long outputBytes, long consoleBytes, String console) {}
 
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public void begin(RunIdentity id) {
@@ -47,6 +47,7 @@ public class CodeRunRecorder {
                 .setParameter("runId", runId).getSingleResult();
         run.finish(end.status(), end.error(), end.trace(), end.bridgeCalls(), end.inputBytes(), end.outputBytes(),
                 end.consoleBytes(), Instant.now());
+        run.keepConsoleTail(end.console());
         Tag status = new Tag("status", end.status().toLowerCase());
         metrics.counter("amcp_code_runs", status).inc();
         metrics.timer("amcp_code_run_duration", status).update(Duration.ofMillis(run.getWallMs()));

@@ -20,6 +20,9 @@ import java.time.Instant;
 @Table(name = "code_runs")
 public class CodeRun {
 
+    /** The most console characters an audit row keeps (the last ones). */
+    public static final int CONSOLE_TAIL_CHARS = 4000;
+
     @Id
     @GeneratedValue(strategy = GenerationType.IDENTITY)
     private Long id;
@@ -78,6 +81,9 @@ public class CodeRun {
     @Column(name = "console_bytes")
     private long consoleBytes;
 
+    @Column(name = "console_tail")
+    private String consoleTail;
+
     @Column(name = "started_at", nullable = false)
     private Instant startedAt;
 
@@ -114,6 +120,12 @@ public class CodeRun {
         this.wallMs = Duration.between(startedAt, finishedAt).toMillis();
     }
 
+    /** Keeps the end of the run's console output, cut to the column's size. */
+    public void keepConsoleTail(String console) {
+        this.consoleTail = console == null || console.isEmpty() ? null
+                : console.length() <= CONSOLE_TAIL_CHARS ? console : "…" + console.substring(console.length() - CONSOLE_TAIL_CHARS + 1);
+    }
+
     public void attribute(Long serverId, Long toolId, String toolName, Long invokerUserId, Long invokerKeyId) {
         this.serverId = serverId;
         this.toolId = toolId;
@@ -141,6 +153,7 @@ public class CodeRun {
     public long getInputBytes() { return inputBytes; }
     public long getOutputBytes() { return outputBytes; }
     public long getConsoleBytes() { return consoleBytes; }
+    public String getConsoleTail() { return consoleTail; }
     public Instant getStartedAt() { return startedAt; }
     public Instant getFinishedAt() { return finishedAt; }
     public Long getWallMs() { return wallMs; }

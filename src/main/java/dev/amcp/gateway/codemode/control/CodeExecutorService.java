@@ -95,7 +95,7 @@ public class CodeExecutorService implements CancellationListener {
         }
         recorder.finish(runId, new CodeRunRecorder.RunEnd(outcome.status().name(), outcome.error(), outcome.traceJson(),
                 outcome.trace().size(), JsonSupport.utf8Length(request.code()) + JsonSupport.utf8Length(String.valueOf(request.input())),
-                outcome.outputBytes(), JsonSupport.utf8Length(outcome.console())));
+                outcome.outputBytes(), JsonSupport.utf8Length(outcome.console()), outcome.console()));
         RunOutcome finished = outcome;
         LOG.fine(() -> "code run " + runId + " " + finished.status() + " in " + finished.wallMs() + " ms, "
                 + finished.trace().size() + " bridge call(s)");

@@ -17,6 +17,7 @@ final class EditorRequests {
     static final String LOCALE = "amcp.locale";
     static final String CALLER = "caller";
     private static final String FLASH = "amcp.flash";
+    private static final String FLASH_WARNINGS = "amcp.flashWarnings";
 
     private EditorRequests() {}
 
@@ -48,6 +49,10 @@ final class EditorRequests {
             request.setAttribute("flash", session.getAttribute(FLASH));
             session.removeAttribute(FLASH);
         }
+        if (session != null && session.getAttribute(FLASH_WARNINGS) != null) {
+            request.setAttribute("flashWarnings", session.getAttribute(FLASH_WARNINGS));
+            session.removeAttribute(FLASH_WARNINGS);
+        }
         response.setContentType("text/html;charset=UTF-8");
         RequestDispatcher dispatcher = request.getServletContext().getNamedDispatcher("view-" + view);
         if (dispatcher == null) {
@@ -66,6 +71,13 @@ final class EditorRequests {
     /** A one-time message shown on the next page (after a redirect). */
     static void flash(HttpServletRequest request, String message) {
         request.getSession().setAttribute(FLASH, message);
+    }
+
+    /** One-time warnings shown on the next page, such as a license's soft limits; nothing when empty. */
+    static void flashWarnings(HttpServletRequest request, java.util.List<String> warnings) {
+        if (!warnings.isEmpty()) {
+            request.getSession().setAttribute(FLASH_WARNINGS, new java.util.ArrayList<>(warnings));
+        }
     }
 
     static void redirect(HttpServletRequest request, HttpServletResponse response, String path) throws IOException {

@@ -2,6 +2,9 @@ package dev.amcp.gateway.editor.boundary;
 
 import dev.amcp.gateway.editor.control.EditorMessages;
 import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.tools.control.ToolService;
+import dev.amcp.gateway.tools.entity.McpTool;
+import dev.amcp.gateway.workspace.entity.McpServerConfig;
 import dev.amcp.gateway.workspace.control.WorkspaceService;
 import jakarta.inject.Inject;
 import jakarta.servlet.ServletException;
@@ -52,6 +55,28 @@ abstract class EditorServlet extends HttpServlet {
 
     static void render(HttpServletRequest request, HttpServletResponse response, String view) throws ServletException, IOException {
         EditorRequests.render(request, response, view);
+    }
+
+    /** A tool of the caller's workspace by id, or {@code null} (missing, or another workspace's). */
+    static McpTool toolOf(ToolService tools, Caller caller, Long id) {
+        if (id == null) {
+            return null;
+        }
+        try {
+            return tools.findInWorkspace(caller, id);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    /** The slugs of the workspace's servers by server id. */
+    java.util.Map<Long, String> serverSlugs(Caller caller) {
+        return workspaces.servers(caller.workspaceId()).stream()
+                .collect(java.util.stream.Collectors.toMap(McpServerConfig::getId, McpServerConfig::getSlug));
+    }
+
+    String serverSlug(Caller caller, McpTool tool) {
+        return workspaces.serverInWorkspace(caller, tool.getServerId()).getSlug();
     }
 
     static void notFound(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {

@@ -26,8 +26,9 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * Tools: the list (filtered per server), the HTTP tool form (create, edit), delete, and the test button, which
- * calls the saved tool through {@link ToolExecutor} under the signed-in person's role.
+ * Tools: the list (filtered per server), the HTTP tool form (create, edit), delete (of any tool, code tools too), and
+ * the test button, which calls the saved tool through {@link ToolExecutor} under the signed-in person's role. Code
+ * tools are edited by {@link CodeToolsServlet}.
  */
 @WebServlet({"/admin/tools", "/admin/tools/*"})
 public class ToolsServlet extends EditorServlet {
@@ -53,12 +54,16 @@ public class ToolsServlet extends EditorServlet {
             showForm(request, response, caller, form, null, Map.of(), null);
             return;
         }
-        McpTool tool = find(caller, EditorRequests.idOf(path));
+        McpTool tool = toolOf(tools, caller, EditorRequests.idOf(path));
         if (tool == null || !EditorRequests.actionOf(path).isEmpty()) {
             notFound(request, response);
             return;
         }
-        showForm(request, response, caller, HttpToolForms.of(tool, slugOf(caller, tool)), tool, Map.of(), null);
+        if (tool.isCodeTool()) {
+            EditorRequests.redirect(request, response, "/admin/code-tools/" + tool.getId());
+            return;
+        }
+        showForm(request, response, caller, HttpToolForms.of(tool, serverSlug(caller, tool)), tool, Map.of(), null);
     }
 
     @Override
@@ -69,7 +74,7 @@ public class ToolsServlet extends EditorServlet {
             save(request, response, caller, null);
             return;
         }
-        McpTool tool = find(caller, EditorRequests.idOf(path));
+        McpTool tool = toolOf(tools, caller, EditorRequests.idOf(path));
         if (tool == null) {
             notFound(request, response);
             return;
@@ -84,14 +89,13 @@ public class ToolsServlet extends EditorServlet {
 
     private void list(HttpServletRequest request, HttpServletResponse response, Caller caller) throws ServletException, IOException {
         List<McpServerConfig> servers = workspaces.servers(caller.workspaceId());
-        Map<Long, String> slugs = servers.stream().collect(Collectors.toMap(McpServerConfig::getId, McpServerConfig::getSlug));
         String filter = request.getParameter("server");
         McpServerConfig selected = filter == null || filter.isBlank() ? null
                 : servers.stream().filter(s -> s.getSlug().equals(filter)).findFirst().orElse(null);
         List<McpTool> shown = tools.tools(caller.workspaceId()).stream()
                 .filter(t -> selected == null || t.getServerId().equals(selected.getId())).toList();
         request.setAttribute("servers", servers);
-        request.setAttribute("serverSlugs", slugs);
+        request.setAttribute("serverSlugs", serverSlugs(caller));
         request.setAttribute("selectedServer", selected == null ? "" : selected.getSlug());
         request.setAttribute("tools", shown);
         request.setAttribute("active", "tools");
@@ -160,7 +164,7 @@ public class ToolsServlet extends EditorServlet {
         }
         request.setAttribute("testArgs", argsText);
         request.setAttribute("testErrors", errors);
-        showForm(request, response, caller, HttpToolForms.of(tool, slugOf(caller, tool)), tool, Map.of(), null);
+        showForm(request, response, caller, HttpToolForms.of(tool, serverSlug(caller, tool)), tool, Map.of(), null);
     }
 
     private void showForm(HttpServletRequest request, HttpServletResponse response, Caller caller, HttpToolForm form,
@@ -175,11 +179,11 @@ public class ToolsServlet extends EditorServlet {
             request.setAttribute("testArgs", existing == null ? "{}" : exampleArgs(existing));
         }
         request.setAttribute("active", "tools");
-        render(request, response, existing != null && existing.isCodeTool() ? "code-tool" : "tool-form");
+        render(request, response, "tool-form");
     }
 
     /** A starting point for the test arguments: every property of the input schema, empty. */
-    private static String exampleArgs(McpTool tool) {
+    static String exampleArgs(McpTool tool) {
         JsonObject schema = tool.getInputSchema();
         if (schema == null || !schema.containsKey("properties")) {
             return "{}";
@@ -192,20 +196,5 @@ public class ToolsServlet extends EditorServlet {
         return "{\n" + schema.getJsonObject("properties").entrySet().stream()
                 .map(e -> "  \"" + e.getKey() + "\": " + sample.apply(e.getValue() instanceof JsonObject p ? p.getString("type", "string") : "string"))
                 .collect(Collectors.joining(",\n")) + "\n}";
-    }
-
-    private McpTool find(Caller caller, Long id) {
-        if (id == null) {
-            return null;
-        }
-        try {
-            return tools.findInWorkspace(caller, id);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
-    }
-
-    private String slugOf(Caller caller, McpTool tool) {
-        return workspaces.serverInWorkspace(caller, tool.getServerId()).getSlug();
     }
 }

@@ -117,8 +117,8 @@ public final class HttpToolForms {
                 errors.put("timeoutMs", EditorMessages.get(locale, "error.wholeNumber"));
             }
         }
-        JsonObject inputSchema = json(form.getInputSchema(), "inputSchema", locale, errors);
-        JsonObject outputSchema = json(form.getOutputSchema(), "outputSchema", locale, errors);
+        JsonObject inputSchema = object(form.getInputSchema(), "inputSchema", locale, errors);
+        JsonObject outputSchema = object(form.getOutputSchema(), "outputSchema", locale, errors);
         return new ToolDraft(emptyToNull(form.getServer()), emptyToNull(form.getName()), emptyToNull(form.getTitle()),
                 emptyToNull(form.getDescription()), inputSchema, outputSchema, mapping.build());
     }
@@ -132,11 +132,12 @@ public final class HttpToolForms {
 
     /** Parses the test form's arguments: a JSON object, or empty for none. */
     public static JsonObject arguments(String text, Locale locale, Map<String, String> errors) {
-        JsonObject args = json(text, "args", locale, errors);
+        JsonObject args = object(text, "args", locale, errors);
         return args == null ? JsonValue.EMPTY_JSON_OBJECT : args;
     }
 
-    private static JsonObject json(String text, String field, Locale locale, Map<String, String> errors) {
+    /** A JSON object typed into a field, {@code null} when blank; a parse problem goes into {@code errors}. */
+    static JsonObject object(String text, String field, Locale locale, Map<String, String> errors) {
         if (text == null || text.isBlank()) {
             return null;
         }
@@ -189,11 +190,11 @@ public final class HttpToolForms {
         return out.toString().strip();
     }
 
-    private static String trim(String s) {
+    static String trim(String s) {
         return s == null ? "" : s.strip();
     }
 
-    private static String text(String s) {
+    static String text(String s) {
         return s == null ? "" : s.replace("\r\n", "\n");
     }
 
@@ -201,7 +202,7 @@ public final class HttpToolForms {
         return s == null ? "" : s;
     }
 
-    private static String emptyToNull(String s) {
+    static String emptyToNull(String s) {
         return s == null || s.isBlank() ? null : s.strip();
     }
 }

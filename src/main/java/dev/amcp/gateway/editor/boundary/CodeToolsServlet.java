@@ -1,0 +1,187 @@
+package dev.amcp.gateway.editor.boundary;
+
+import dev.amcp.gateway.audit.control.CodeRunQueries;
+import dev.amcp.gateway.audit.entity.CodeRun;
+import dev.amcp.gateway.codemode.control.CodeToolService;
+import dev.amcp.gateway.codemode.entity.CodeToolDraft;
+import dev.amcp.gateway.editor.control.CodeToolForms;
+import dev.amcp.gateway.editor.control.HttpToolForms;
+import dev.amcp.gateway.editor.control.RunViews;
+import dev.amcp.gateway.editor.entity.CodeToolForm;
+import dev.amcp.gateway.governance.control.GateRefusedException;
+import dev.amcp.gateway.governance.control.LicenseService;
+import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.governance.entity.Gated;
+import dev.amcp.gateway.tools.control.ToolExecutor;
+import dev.amcp.gateway.tools.control.ToolService;
+import dev.amcp.gateway.tools.control.ToolService.InvalidToolException;
+import dev.amcp.gateway.tools.entity.McpTool;
+import dev.amcp.gateway.tools.entity.ToolNotAvailableException;
+import dev.amcp.gateway.tools.entity.ToolResult;
+import jakarta.inject.Inject;
+import jakarta.json.JsonObject;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.annotation.WebServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The code tool form (create, edit) with its CodeMirror editor, and the test run, which runs the saved tool through
+ * {@link ToolExecutor} and the real runner, then shows the run's audit row: result, console and bridge trace.
+ * Deleting a code tool goes through the tools page like any tool.
+ */
+@WebServlet({"/admin/code-tools", "/admin/code-tools/*"})
+public class CodeToolsServlet extends EditorServlet {
+
+    @Inject
+    ToolService tools;
+
+    @Inject
+    CodeToolService codeTools;
+
+    @Inject
+    ToolExecutor executor;
+
+    @Inject
+    CodeRunQueries runs;
+
+    @Inject
+    LicenseService licenses;
+
+    @Override
+    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
+        Caller caller = caller(request);
+        String path = request.getPathInfo();
+        if ("/new".equals(path)) {
+            CodeToolForm form = new CodeToolForm();
+            String server = request.getParameter("server");
+            form.setServer(server == null ? "" : server);
+            showForm(request, response, caller, form, null, Map.of(), null);
+            return;
+        }
+        McpTool tool = codeToolOf(caller, EditorRequests.idOf(path));
+        if (tool == null || !EditorRequests.actionOf(path).isEmpty()) {
+            notFound(request, response);
+            return;
+        }
+        showForm(request, response, caller, CodeToolForms.of(tool, serverSlug(caller, tool)), tool, Map.of(), null);
+    }
+
+    @Override
+    protected void doPost(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
+        Caller caller = caller(request);
+        String path = request.getPathInfo();
+        if ("/new".equals(path)) {
+            save(request, response, caller, null);
+            return;
+        }
+        McpTool tool = codeToolOf(caller, EditorRequests.idOf(path));
+        if (tool == null) {
+            notFound(request, response);
+            return;
+        }
+        switch (EditorRequests.actionOf(path)) {
+            case "" -> save(request, response, caller, tool);
+            case "test" -> test(request, response, caller, tool);
+            default -> notFound(request, response);
+        }
+    }
+
+    private McpTool codeToolOf(Caller caller, Long id) {
+        McpTool tool = toolOf(tools, caller, id);
+        return tool != null && tool.isCodeTool() ? tool : null;
+    }
+
+    private void save(HttpServletRequest request, HttpServletResponse response, Caller caller, McpTool existing)
+            throws ServletException, IOException {
+        CodeToolForm form = CodeToolForms.read(request::getParameter, request::getParameterValues);
+        form.setId(existing == null ? null : existing.getId());
+        Map<String, String> errors = new LinkedHashMap<>();
+        CodeToolDraft draft = CodeToolForms.toDraft(form, locale(request), errors);
+        try {
+            if (!errors.isEmpty()) {
+                // Show the service's checks of the fields that did parse too, then save nothing.
+                Map<String, String> more = new LinkedHashMap<>();
+                tools.checkCommon(caller, draft.tool(), existing, more);
+                more.forEach(errors::putIfAbsent);
+                throw new InvalidToolException(errors);
+            }
+            Gated<McpTool> saved = existing == null ? codeTools.create(caller, draft) : codeTools.update(caller, existing.getId(), draft);
+            EditorRequests.flash(request, msg(request, "tools.saved", saved.value().getName()));
+            EditorRequests.flashWarnings(request, saved.warnings());
+            EditorRequests.redirect(request, response, "/admin/code-tools/" + saved.value().getId());
+        } catch (InvalidToolException e) {
+            Map<String, String> all = new LinkedHashMap<>(errors);
+            e.problems().forEach(all::putIfAbsent);
+            response.setStatus(422);
+            showForm(request, response, caller, form, existing, all, msg(request, "error.fixFields"));
+        } catch (GateRefusedException e) {
+            response.setStatus(HttpServletResponse.SC_FORBIDDEN);
+            showForm(request, response, caller, form, existing, errors, msg(request, "error.gate", e.getMessage()));
+        }
+    }
+
+    private void test(HttpServletRequest request, HttpServletResponse response, Caller caller, McpTool tool)
+            throws ServletException, IOException {
+        String inputText = request.getParameter("input") == null ? "" : request.getParameter("input");
+        Map<String, String> errors = new LinkedHashMap<>();
+        JsonObject input = CodeToolForms.input(inputText, locale(request), errors);
+        if (errors.isEmpty()) {
+            Instant before = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+            try {
+                ToolResult result = executor.execute(caller, tool, input);
+                request.setAttribute("testResult", result.value() != null ? HttpToolForms.pretty(result.value()) : result.text());
+                request.setAttribute("testFailed", result.isError());
+                request.setAttribute("testRun", newestRun(caller, tool, before));
+            } catch (ToolNotAvailableException e) {
+                request.setAttribute("testResult", msg(request, "tools.test.notAvailable"));
+                request.setAttribute("testFailed", true);
+            }
+        }
+        request.setAttribute("testInput", inputText);
+        request.setAttribute("testErrors", errors);
+        showForm(request, response, caller, CodeToolForms.of(tool, serverSlug(caller, tool)), tool, Map.of(), null);
+    }
+
+    /** The audit row of the run just made: the newest run of this tool by this person since the click. */
+    private CodeRun newestRun(Caller caller, McpTool tool, Instant since) {
+        try {
+            List<CodeRun> found = runs.list(caller, new CodeRunQueries.Filter(null, tool.getName(), caller.userId(), since, null, 1));
+            return found.isEmpty() ? null : found.get(0);
+        } catch (GateRefusedException e) {
+            return null; // only admins read the audit; others see the result alone
+        }
+    }
+
+    private void showForm(HttpServletRequest request, HttpServletResponse response, Caller caller, CodeToolForm form,
+                          McpTool existing, Map<String, String> errors, String formError) throws ServletException, IOException {
+        List<McpTool> callable = tools.tools(caller.workspaceId()).stream().filter(t -> !t.isCodeTool()).toList();
+        if (existing == null && form.getUses().isEmpty()) {
+            form.setUses(CodeToolForms.literalToolNames(form.getCode()));
+        }
+        request.setAttribute("form", form);
+        request.setAttribute("tool", existing);
+        request.setAttribute("errors", errors);
+        request.setAttribute("formError", formError);
+        request.setAttribute("servers", workspaces.servers(caller.workspaceId()));
+        request.setAttribute("callable", callable);
+        request.setAttribute("completions", CodeToolForms.completions(callable));
+        request.setAttribute("writesLicensed", licenses.current().allowsWrites());
+        request.setAttribute("edition", licenses.current().edition().wire());
+        if (request.getAttribute("testInput") == null) {
+            request.setAttribute("testInput", existing == null ? "{}" : ToolsServlet.exampleArgs(existing));
+        }
+        CodeRun run = (CodeRun) request.getAttribute("testRun");
+        if (run != null) {
+            request.setAttribute("testTrace", RunViews.traceRows(run.getBridgeTrace()));
+        }
+        request.setAttribute("active", "tools");
+        render(request, response, "code-tool");
+    }
+}

@@ -1,0 +1,89 @@
+package dev.amcp.gateway.editor.boundary;
+
+import dev.amcp.gateway.audit.control.CodeRunRecorder;
+import dev.amcp.gateway.editor.control.LicenseUsages;
+import dev.amcp.gateway.editor.control.RunViews;
+import dev.amcp.gateway.governance.control.GateRefusedException;
+import dev.amcp.gateway.governance.control.LicenseService;
+import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.governance.entity.LicenseTerms;
+import dev.amcp.gateway.tools.control.ToolService;
+import dev.amcp.gateway.tools.entity.McpTool;
+import jakarta.inject.Inject;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.annotation.WebServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+
+/**
+ * The license in force: edition, features, the workspace's usage against {@code maxCodeTools} and
+ * {@code monthlyCodeRuns} with the soft-limit warnings; admins install a signed license document or remove it.
+ */
+@WebServlet({"/admin/license", "/admin/license/*"})
+public class LicenseServlet extends EditorServlet {
+
+    @Inject
+    LicenseService licenses;
+
+    @Inject
+    ToolService tools;
+
+    @Inject
+    CodeRunRecorder recorder;
+
+    @Override
+    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
+        if (request.getPathInfo() != null && !"/".equals(request.getPathInfo())) {
+            notFound(request, response);
+            return;
+        }
+        show(request, response, caller(request), "", null);
+    }
+
+    @Override
+    protected void doPost(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
+        Caller caller = caller(request);
+        String path = request.getPathInfo() == null ? "" : request.getPathInfo();
+        String document = request.getParameter("document") == null ? "" : request.getParameter("document");
+        try {
+            switch (path) {
+                case "/install" -> {
+                    if (document.isBlank()) {
+                        response.setStatus(422);
+                        show(request, response, caller, document, msg(request, "license.error.empty"));
+                        return;
+                    }
+                    LicenseTerms terms = licenses.install(caller, document);
+                    EditorRequests.flash(request, msg(request, "license.installed", terms.edition().wire(), terms.licensee()));
+                }
+                case "/remove" -> {
+                    licenses.uninstall(caller);
+                    EditorRequests.flash(request, msg(request, "license.removed"));
+                }
+                default -> {
+                    notFound(request, response);
+                    return;
+                }
+            }
+            EditorRequests.redirect(request, response, "/admin/license");
+        } catch (GateRefusedException e) {
+            response.setStatus(HttpServletResponse.SC_FORBIDDEN);
+            show(request, response, caller, document, msg(request, "error.forbidden"));
+        } catch (IllegalArgumentException e) {
+            response.setStatus(422);
+            show(request, response, caller, document, msg(request, "license.error.invalid", e.getMessage()));
+        }
+    }
+
+    private void show(HttpServletRequest request, HttpServletResponse response, Caller caller, String document, String formError)
+            throws ServletException, IOException {
+        long codeTools = tools.tools(caller.workspaceId()).stream().filter(McpTool::isCodeTool).count();
+        long runs = recorder.countedRunsSince(caller.workspaceId(), RunViews.monthStart());
+        request.setAttribute("usage", LicenseUsages.of(licenses.current(), codeTools, runs, locale(request)));
+        request.setAttribute("document", document);
+        request.setAttribute("formError", formError);
+        request.setAttribute("active", "license");
+        render(request, response, "license");
+    }
+}

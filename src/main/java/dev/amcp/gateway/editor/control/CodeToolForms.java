@@ -1,0 +1,113 @@
+package dev.amcp.gateway.editor.control;
+
+import dev.amcp.gateway.codemode.entity.CodeToolDraft;
+import dev.amcp.gateway.codemode.entity.CodeToolSpec;
+import dev.amcp.gateway.editor.entity.CodeToolForm;
+import dev.amcp.gateway.tools.entity.McpTool;
+import dev.amcp.gateway.tools.entity.ToolDraft;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonValue;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Turns the code tool form into a {@link CodeToolDraft} and back, finds the tools a program names literally, and
+ * builds what the editor's completion needs. Everything beyond what the form itself can see (JSON that does not
+ * parse) is {@code CodeToolService}'s to check.
+ */
+public final class CodeToolForms {
+
+    /** {@code amcp.run("x"…)} and {@code amcp.describe('y')}: a literal tool name in single, double or back quotes. */
+    private static final Pattern LITERAL_CALL = Pattern.compile("amcp\\s*\\.\\s*(?:run|describe)\\s*\\(\\s*([\"'`])([A-Za-z0-9_.-]{1,64})\\1");
+
+    private CodeToolForms() {}
+
+    /** Reads the form through parameter lookups ({@code request::getParameter}, {@code request::getParameterValues}). */
+    public static CodeToolForm read(Function<String, String> param, Function<String, String[]> values) {
+        CodeToolForm form = new CodeToolForm();
+        form.setServer(HttpToolForms.trim(param.apply("server")));
+        form.setName(HttpToolForms.trim(param.apply("name")));
+        form.setTitle(HttpToolForms.trim(param.apply("title")));
+        form.setDescription(HttpToolForms.text(param.apply("description")));
+        form.setInputSchema(HttpToolForms.text(param.apply("inputSchema")));
+        form.setCode(HttpToolForms.text(param.apply("code")));
+        String[] uses = values.apply("uses");
+        form.setUses(uses == null ? List.of() : Arrays.stream(uses).map(String::strip).filter(s -> !s.isEmpty()).distinct().toList());
+        form.setRunAs(CodeToolSpec.DEFINER.equals(param.apply("runAs")) ? CodeToolSpec.DEFINER : CodeToolSpec.INVOKER);
+        form.setAllowWrites("true".equals(param.apply("allowWrites")));
+        return form;
+    }
+
+    /** The form of a stored code tool. */
+    public static CodeToolForm of(McpTool tool, String serverSlug) {
+        CodeToolSpec spec = CodeToolSpec.from(tool.getEndpointMapping());
+        CodeToolForm form = new CodeToolForm();
+        form.setId(tool.getId());
+        form.setServer(serverSlug);
+        form.setName(tool.getName());
+        form.setTitle(tool.getTitle() == null ? "" : tool.getTitle());
+        form.setDescription(tool.getDescription() == null ? "" : tool.getDescription());
+        form.setInputSchema(tool.getInputSchema() == null ? "" : HttpToolForms.pretty(tool.getInputSchema()));
+        form.setCode(spec.code());
+        form.setUses(spec.uses());
+        form.setRunAs(spec.runAs());
+        form.setAllowWrites(spec.allowWrites());
+        return form;
+    }
+
+    /**
+     * The draft of a form. A schema that does not parse goes into {@code errors} and is left out of the draft, so the
+     * draft must not be saved while {@code errors} is not empty.
+     */
+    public static CodeToolDraft toDraft(CodeToolForm form, Locale locale, Map<String, String> errors) {
+        if (form.getName().isEmpty()) {
+            errors.put("name", EditorMessages.get(locale, "error.required"));
+        }
+        JsonObject inputSchema = HttpToolForms.object(form.getInputSchema(), "inputSchema", locale, errors);
+        ToolDraft tool = new ToolDraft(HttpToolForms.emptyToNull(form.getServer()), HttpToolForms.emptyToNull(form.getName()),
+                HttpToolForms.emptyToNull(form.getTitle()), HttpToolForms.emptyToNull(form.getDescription()), inputSchema, null, null);
+        return new CodeToolDraft(tool, new CodeToolSpec(form.getCode(), List.copyOf(form.getUses()), form.getRunAs(), form.isAllowWrites()));
+    }
+
+    /** The tool names a program passes literally to {@code amcp.run} or {@code amcp.describe}, in order of appearance. */
+    public static List<String> literalToolNames(String code) {
+        Set<String> names = new LinkedHashSet<>();
+        Matcher m = LITERAL_CALL.matcher(code == null ? "" : code);
+        while (m.find()) {
+            names.add(m.group(2));
+        }
+        return List.copyOf(names);
+    }
+
+    /**
+     * What the code editor completes, as JSON: each callable tool's name with the argument keys of its input schema,
+     * {@code {"orders_list": ["customerId", "status"], …}}.
+     */
+    public static String completions(List<McpTool> tools) {
+        JsonObjectBuilder all = Json.createObjectBuilder();
+        for (McpTool tool : tools) {
+            var keys = Json.createArrayBuilder();
+            JsonObject schema = tool.getInputSchema();
+            if (schema != null && schema.get("properties") instanceof JsonObject properties) {
+                properties.keySet().forEach(keys::add);
+            }
+            all.add(tool.getName(), keys);
+        }
+        return all.build().toString();
+    }
+
+    /** The test run's input: a JSON object, or empty for none. */
+    public static JsonObject input(String text, Locale locale, Map<String, String> errors) {
+        JsonObject input = HttpToolForms.object(text, "input", locale, errors);
+        return input == null ? JsonValue.EMPTY_JSON_OBJECT : input;
+    }
+}
