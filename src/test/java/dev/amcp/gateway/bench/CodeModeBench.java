@@ -93,7 +93,7 @@ public final class CodeModeBench {
 
     /** End-to-end tools/call code_execute of {@code return 1}, one client, sequential calls. */
     void latency() throws Exception {
-        int warmup = opt("latency-warmup", 30);
+        int warmup = opt("latency-warmup", 100);
         int runs = opt("latency-runs", 300);
         Mcp client = new Mcp(base + "/mcp/demo", key);
         client.initialize();
@@ -177,12 +177,12 @@ public final class CodeModeBench {
     /** N concurrent code_execute runs; every one must leave a code_runs row with a final status. */
     void load() throws Exception {
         int n = opt("load", 200);
-        LoadResult r = fireConcurrentRuns(base, key, n);
+        LoadResult r = fireConcurrentRuns(base, key, n, opt("load-client-timeout", 120), 60_000);
         System.out.printf(Locale.ROOT, "%n## Code mode: load, %d concurrent code_execute runs (one amcp.run each)%n", n);
-        System.out.println("| requests | HTTP 200 | code_runs rows | RUNNING rows | statuses (rows) | results isError | wall | latency p50 | p99 |");
-        System.out.println("|---|---|---|---|---|---|---|---|---|");
-        System.out.printf(Locale.ROOT, "| %d | %d | %d | %d | %s | %d | %s | %s | %s |%n", n, r.http200, r.rows, r.statuses.getOrDefault("RUNNING", 0),
-                r.statuses, r.isError, ms(r.wallNanos), ms(r.latency.p50), ms(r.latency.p99));
+        System.out.println("| requests | HTTP 200 | client failures | code_runs rows | RUNNING rows | statuses (rows) | results isError | wall | latency p50 | p99 | rows settled after |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
+        System.out.printf(Locale.ROOT, "| %d | %d | %s | %d | %d | %s | %d | %s | %s | %s | %d ms |%n", n, r.http200, r.clientFailures, r.rows,
+                r.statuses.getOrDefault("RUNNING", 0), r.statuses, r.isError, ms(r.wallNanos), ms(r.latency.p50), ms(r.latency.p99), r.settleMillis);
         System.out.printf(Locale.ROOT, "load average right after the load: %s%n", loadAverage());
         if (r.rows != n) {
             failures.add("code_runs rows " + r.rows + " != requests " + n);
@@ -221,13 +221,14 @@ public final class CodeModeBench {
 
     // ---------------------------------------------------------------------------------------------- load
 
-    public record LoadResult(int http200, int isError, int rows, Map<String, Integer> statuses, long wallNanos, Stats latency) {}
+    public record LoadResult(int http200, int isError, int rows, Map<String, Integer> statuses, long wallNanos, Stats latency,
+                             Map<String, Integer> clientFailures, long settleMillis) {}
 
     /**
      * Fires {@code n} tools/call code_execute at once, each on its own connection, waits for every reply, then
      * counts the code_runs rows started since just before the first request. Shared with {@code CodeModeLoadIT}.
      */
-    public static LoadResult fireConcurrentRuns(String base, String key, int n) throws Exception {
+    public static LoadResult fireConcurrentRuns(String base, String key, int n, int clientTimeoutSeconds, int settleLimitMillis) throws Exception {
         ExecutorService threads = Executors.newCachedThreadPool();
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(threads)
                 .connectTimeout(Duration.ofSeconds(30)).build();
@@ -241,39 +242,56 @@ public final class CodeModeBench {
                 int index = i;
                 String body = McpText.request(i + 1, "tools/call", "{\"name\":\"code_execute\",\"arguments\":{\"code\":" + McpText.quote(code)
                         + ",\"input\":" + i + "}}");
-                HttpRequest req = mcpRequest(base + "/mcp/demo", key, null, body).timeout(Duration.ofSeconds(90)).build();
+                HttpRequest req = mcpRequest(base + "/mcp/demo", key, null, body).timeout(Duration.ofSeconds(clientTimeoutSeconds)).build();
                 long start = System.nanoTime();
                 futures.add(http.sendAsync(req, HttpResponse.BodyHandlers.ofString()).whenComplete((r, e) -> latency[index] = System.nanoTime() - start));
             }
             int ok = 0;
             int isError = 0;
+            Map<String, Integer> failed = new TreeMap<>();
             for (CompletableFuture<HttpResponse<String>> f : futures) {
                 try {
                     HttpResponse<String> r = f.join();
-                    if (r.statusCode() == 200) {
+                    if (r.statusCode() != 200) {
+                        failed.merge("HTTP " + r.statusCode(), 1, Integer::sum);
+                    } else {
                         ok++;
                         if (r.body().contains("\"isError\":true")) {
                             isError++;
                         }
                     }
                 } catch (RuntimeException e) {
-                    // counted as not 200
+                    Throwable cause = e.getCause() == null ? e : e.getCause();
+                    failed.merge(cause.getClass().getSimpleName(), 1, Integer::sum);
                 }
             }
             long wall = System.nanoTime() - t0;
-            HttpResponse<String> runs = http.send(HttpRequest.newBuilder(URI.create(base + "/api/code-runs?limit=500&from=" + from))
-                    .header("Authorization", "Bearer " + key).build(), HttpResponse.BodyHandlers.ofString());
-            if (runs.statusCode() != 200) {
-                throw new IllegalStateException("GET /api/code-runs: " + runs.statusCode() + " " + runs.body());
-            }
-            Map<String, Integer> statuses = new TreeMap<>();
-            Matcher m = Pattern.compile("\"status\":\"([A-Z_]+)\"").matcher(runs.body());
-            int rows = 0;
-            while (m.find()) {
-                rows++;
-                statuses.merge(m.group(1), 1, Integer::sum);
-            }
-            return new LoadResult(ok, isError, rows, statuses, wall, Stats.of(latency));
+            // Rows are finished before each reply is sent; requests the client gave up on may still be running, so
+            // poll a little (settleMillis says how long it took) before counting.
+            HttpClient admin = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(30)).build();
+            long settleStart = System.nanoTime();
+            int rows;
+            Map<String, Integer> statuses;
+            do {
+                HttpResponse<String> runs = admin.send(HttpRequest.newBuilder(URI.create(base + "/api/code-runs?limit=500&from=" + from))
+                        .timeout(Duration.ofSeconds(60)).header("Authorization", "Bearer " + key).build(), HttpResponse.BodyHandlers.ofString());
+                if (runs.statusCode() != 200) {
+                    throw new IllegalStateException("GET /api/code-runs: " + runs.statusCode() + " " + runs.body());
+                }
+                statuses = new TreeMap<>();
+                Matcher m = Pattern.compile("\"status\":\"([A-Z_]+)\"").matcher(runs.body());
+                rows = 0;
+                while (m.find()) {
+                    rows++;
+                    statuses.merge(m.group(1), 1, Integer::sum);
+                }
+                if ((rows == n && !statuses.containsKey("RUNNING")) || System.nanoTime() - settleStart > settleLimitMillis * 1_000_000L) {
+                    break;
+                }
+                Thread.sleep(1000);
+            } while (true);
+            long settle = (System.nanoTime() - settleStart) / 1_000_000L;
+            return new LoadResult(ok, isError, rows, statuses, wall, Stats.of(latency), failed, settle);
         } finally {
             threads.shutdownNow();
         }
