@@ -1,0 +1,506 @@
+package dev.amcp.gateway.bench;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Benchmark of code mode and MCP against a running gateway with the demo workspace and a live runner, driven over
+ * MCP Streamable HTTP with keep-alive connections (JDK {@link HttpClient}, HTTP/1.1). JDK only, so it runs with the
+ * single-file launcher; {@code bench/code-mode.sh} starts the gateway and the runner and calls it:
+ *
+ * <pre>
+ * java src/test/java/dev/amcp/gateway/bench/CodeModeBench.java --base http://127.0.0.1:9780 --key KEY [--only latency,bridge,load,mcp]
+ * </pre>
+ *
+ * Knobs: {@code --latency-runs 300 --latency-warmup 30 --bridge-reps 10 --load 200 --mcp-requests 4000
+ * --mcp-clients 8}. Prints a table per section; exit status 1 when a check fails (a lost or unfinished run, an
+ * error result where none is expected).
+ */
+public final class CodeModeBench {
+
+    static final String PROTOCOL = "2025-11-25";
+
+    final String base;
+    final String key;
+    final Map<String, String> opts;
+    final List<String> failures = new ArrayList<>();
+
+    CodeModeBench(String base, String key, Map<String, String> opts) {
+        this.base = base;
+        this.key = key;
+        this.opts = opts;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> opts = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            opts.put(args[i].replaceFirst("^--", ""), args[i + 1]);
+        }
+        String base = opts.getOrDefault("base", "http://127.0.0.1:9780");
+        String key = opts.get("key");
+        if (key == null) {
+            System.err.println("usage: CodeModeBench --base URL --key API_KEY [--only latency,bridge,load,mcp]");
+            System.exit(2);
+        }
+        CodeModeBench bench = new CodeModeBench(base, key, opts);
+        Set<String> only = Set.of(opts.getOrDefault("only", "latency,bridge,load,mcp").split(","));
+        System.out.printf(Locale.ROOT, "# AMCP Gateway benchmark, %s, gateway %s, %d cores, load average %s%n",
+                Instant.now(), base, Runtime.getRuntime().availableProcessors(), loadAverage());
+        if (only.contains("latency")) {
+            bench.latency();
+        }
+        if (only.contains("bridge")) {
+            bench.bridge();
+        }
+        if (only.contains("mcp")) {
+            bench.mcp();
+        }
+        if (only.contains("load")) {
+            bench.load();
+        }
+        System.out.printf(Locale.ROOT, "%nload average at the end: %s%n", loadAverage());
+        if (!bench.failures.isEmpty()) {
+            System.out.println("FAILED: " + bench.failures);
+            System.exit(1);
+        }
+    }
+
+    int opt(String name, int def) {
+        return Integer.parseInt(opts.getOrDefault(name, String.valueOf(def)));
+    }
+
+    // ---------------------------------------------------------------------------------------------- sections
+
+    /** End-to-end tools/call code_execute of {@code return 1}, one client, sequential calls. */
+    void latency() throws Exception {
+        int warmup = opt("latency-warmup", 100);
+        int runs = opt("latency-runs", 300);
+        Mcp client = new Mcp(base + "/mcp/demo", key);
+        client.initialize();
+        String call = toolCall("code_execute", "{\"code\":\"return 1\"}");
+        for (int i = 0; i < warmup; i++) {
+            expectOk(client.post(call), "code_execute return 1");
+        }
+        long[] nanos = new long[runs];
+        for (int i = 0; i < runs; i++) {
+            Reply r = client.post(call);
+            nanos[i] = r.nanos;
+            expectOk(r, "code_execute return 1");
+        }
+        Stats s = Stats.of(nanos);
+        System.out.printf(Locale.ROOT, "%n## Code mode: end-to-end tools/call code_execute `return 1` (%d calls after %d warm-up, sequential, keep-alive)%n", runs, warmup);
+        System.out.println("| p50 | p90 | p99 | mean | min | max | target |");
+        System.out.println("|---|---|---|---|---|---|---|");
+        System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | p50 ≤ 25 ms: %s |%n", ms(s.p50), ms(s.p90), ms(s.p99), ms(s.mean),
+                ms(s.min), ms(s.max), s.p50 <= 25e6 ? "met" : "NOT met");
+        // For comparison: a plain MCP round trip on the same connection (no code run).
+        long[] ping = new long[Math.min(runs, 200)];
+        for (int i = 0; i < ping.length; i++) {
+            ping[i] = client.post(McpText.request(1, "ping", null)).nanos;
+        }
+        System.out.printf(Locale.ROOT, "MCP `ping` on the same connection, p50 %s (what the HTTP + MCP layer alone costs)%n", ms(Stats.of(ping).p50));
+    }
+
+    /** 100 sequential amcp.run calls in one code_execute versus the same 100 calls as separate MCP tools/call. */
+    void bridge() throws Exception {
+        int reps = opt("bridge-reps", 10);
+        int calls = 100;
+        Mcp client = new Mcp(base + "/mcp/demo", key);
+        client.initialize();
+        String code = "let gold = []; for (let i = 1; i <= " + calls + "; i++) { const c = await amcp.run('customer_get', {customerId: i});"
+                + " if (c.tier === 'gold') gold.push(c.id); } return {calls: " + calls + ", gold: gold.length, first: gold.slice(0, 3)};";
+        String codeCall = toolCall("code_execute", "{\"code\":" + McpText.quote(code) + "}");
+        long[] codeNanos = new long[reps];
+        long[] codeBytes = new long[reps];
+        long[] directNanos = new long[reps];
+        long[] directBytes = new long[reps];
+        String sample = null;
+        for (int rep = -2; rep < reps; rep++) { // two warm-up repetitions
+            Reply r = client.post(codeCall);
+            expectOk(r, "code_execute of " + calls + " bridge calls");
+            sample = r.body;
+            long t0 = System.nanoTime();
+            long bytes = 0;
+            for (int i = 1; i <= calls; i++) {
+                Reply d = client.post(toolCall("customer_get", "{\"customerId\":" + i + "}"));
+                expectOk(d, "customer_get");
+                bytes += d.bytes;
+            }
+            long elapsed = System.nanoTime() - t0;
+            if (rep >= 0) {
+                codeNanos[rep] = r.nanos;
+                codeBytes[rep] = r.bytes;
+                directNanos[rep] = elapsed;
+                directBytes[rep] = bytes;
+            }
+        }
+        Stats ct = Stats.of(codeNanos);
+        Stats dt = Stats.of(directNanos);
+        long cb = Stats.median(codeBytes);
+        long db = Stats.median(directBytes);
+        double fewer = 100.0 * (db - cb) / db;
+        System.out.printf(Locale.ROOT, "%n## Code mode: bridge overhead, %d sequential calls of customer_get (%d repetitions after 2 warm-up, medians)%n", calls, reps);
+        System.out.println("| way | time p50 | time min..max | bytes the client receives | per call |");
+        System.out.println("|---|---|---|---|---|");
+        System.out.printf(Locale.ROOT, "| one code_execute, %d amcp.run, returns a count and 3 ids | %s | %s..%s | %d | %s |%n", calls, ms(ct.p50),
+                ms(ct.min), ms(ct.max), cb, ms(ct.p50 / calls));
+        System.out.printf(Locale.ROOT, "| %d MCP tools/call customer_get from the client | %s | %s..%s | %d | %s |%n", calls, ms(dt.p50),
+                ms(dt.min), ms(dt.max), db, ms(dt.p50 / calls));
+        System.out.printf(Locale.ROOT, "bytes: code mode returns %.2f %% fewer bytes (target ≥ 95 %%: %s); time ratio code/direct %.2f%n",
+                fewer, fewer >= 95 ? "met" : "NOT met", ct.p50 / dt.p50);
+        System.out.println("code-mode reply: " + sample.strip());
+        if (fewer < 95) {
+            failures.add("bridge bytes reduction " + fewer + " % < 95 %");
+        }
+    }
+
+    /** N concurrent code_execute runs; every one must leave a code_runs row with a final status. */
+    void load() throws Exception {
+        int n = opt("load", 200);
+        LoadResult r = fireConcurrentRuns(base, key, n, opt("load-client-timeout", 120), 60_000);
+        System.out.printf(Locale.ROOT, "%n## Code mode: load, %d concurrent code_execute runs (one amcp.run each)%n", n);
+        System.out.println("| requests | HTTP 200 | client failures | code_runs rows | RUNNING rows | statuses (rows) | results isError | wall | latency p50 | p99 | rows settled after |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
+        System.out.printf(Locale.ROOT, "| %d | %d | %s | %d | %d | %s | %d | %s | %s | %s | %d ms |%n", n, r.http200, r.clientFailures, r.rows,
+                r.statuses.getOrDefault("RUNNING", 0), r.statuses, r.isError, ms(r.wallNanos), ms(r.latency.p50), ms(r.latency.p99), r.settleMillis);
+        System.out.printf(Locale.ROOT, "load average right after the load: %s%n", loadAverage());
+        if (r.rows != n) {
+            failures.add("code_runs rows " + r.rows + " != requests " + n);
+        }
+        if (r.statuses.containsKey("RUNNING")) {
+            failures.add("runs still RUNNING: " + r.statuses.get("RUNNING"));
+        }
+    }
+
+    /** tools/call of a demo read tool and tools/list over MCP, against the same upstream called directly. */
+    void mcp() throws Exception {
+        int clients = opt("mcp-clients", 8);
+        int requests = opt("mcp-requests", 4000);
+        String call = toolCall("customer_get", "{\"customerId\":7}");
+        String list = McpText.request(1, "tools/list", null);
+        HttpRequest direct = HttpRequest.newBuilder(URI.create(base + "/demo-api/customers/7")).header("Accept", "application/json").GET().build();
+        System.out.printf(Locale.ROOT, "%n## MCP: %d concurrent clients (own keep-alive connection and session each), %d requests per row after %d warm-up%n",
+                clients, requests, requests / 10);
+        System.out.println("| request | p50 | p90 | p99 | requests/s | errors |");
+        System.out.println("|---|---|---|---|---|---|");
+        Row d = concurrent(clients, requests, c -> c.get(direct), "direct");
+        Row g = concurrent(clients, requests, c -> c.post(call), "call");
+        Row l = concurrent(clients, requests, c -> c.post(list), "list");
+        Row d1 = concurrent(1, requests / 4, c -> c.get(direct), "direct");
+        Row g1 = concurrent(1, requests / 4, c -> c.post(call), "call");
+        Row l1 = concurrent(1, requests / 4, c -> c.post(list), "list");
+        d.print("upstream GET /demo-api/customers/7 directly, 8 clients");
+        g.print("tools/call customer_get through the gateway, 8 clients");
+        l.print("tools/list (/mcp/demo), 8 clients");
+        d1.print("upstream directly, 1 client");
+        g1.print("tools/call customer_get, 1 client");
+        l1.print("tools/list, 1 client");
+        System.out.printf(Locale.ROOT, "gateway added latency of tools/call over the direct upstream call: p50 %s, p99 %s (8 clients); p50 %s (1 client)%n",
+                ms(g.stats.p50 - d.stats.p50), ms(g.stats.p99 - d.stats.p99), ms(g1.stats.p50 - d1.stats.p50));
+    }
+
+    // ---------------------------------------------------------------------------------------------- load
+
+    public record LoadResult(int http200, int isError, int rows, Map<String, Integer> statuses, long wallNanos, Stats latency,
+                             Map<String, Integer> clientFailures, long settleMillis) {}
+
+    /**
+     * Fires {@code n} tools/call code_execute at once, each on its own connection, waits for every reply, then
+     * counts the code_runs rows started since just before the first request. Shared with {@code CodeModeLoadIT}.
+     */
+    public static LoadResult fireConcurrentRuns(String base, String key, int n, int clientTimeoutSeconds, int settleLimitMillis) throws Exception {
+        ExecutorService threads = Executors.newCachedThreadPool();
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(threads)
+                .connectTimeout(Duration.ofSeconds(30)).build();
+        try {
+            Instant from = Instant.now().minusMillis(5);
+            String code = "const c = await amcp.run('customer_get', {customerId: 1 + (input % 200)}); return {id: c.id, tier: c.tier};";
+            List<CompletableFuture<HttpResponse<String>>> futures = new ArrayList<>();
+            long[] latency = new long[n];
+            long t0 = System.nanoTime();
+            for (int i = 0; i < n; i++) {
+                int index = i;
+                String body = McpText.request(i + 1, "tools/call", "{\"name\":\"code_execute\",\"arguments\":{\"code\":" + McpText.quote(code)
+                        + ",\"input\":" + i + "}}");
+                HttpRequest req = mcpRequest(base + "/mcp/demo", key, null, body).timeout(Duration.ofSeconds(clientTimeoutSeconds)).build();
+                long start = System.nanoTime();
+                futures.add(http.sendAsync(req, HttpResponse.BodyHandlers.ofString()).whenComplete((r, e) -> latency[index] = System.nanoTime() - start));
+            }
+            int ok = 0;
+            int isError = 0;
+            Map<String, Integer> failed = new TreeMap<>();
+            for (CompletableFuture<HttpResponse<String>> f : futures) {
+                try {
+                    HttpResponse<String> r = f.join();
+                    if (r.statusCode() != 200) {
+                        failed.merge("HTTP " + r.statusCode(), 1, Integer::sum);
+                    } else {
+                        ok++;
+                        if (r.body().contains("\"isError\":true")) {
+                            isError++;
+                        }
+                    }
+                } catch (RuntimeException e) {
+                    Throwable cause = e.getCause() == null ? e : e.getCause();
+                    failed.merge(cause.getClass().getSimpleName(), 1, Integer::sum);
+                }
+            }
+            long wall = System.nanoTime() - t0;
+            // Rows are finished before each reply is sent; requests the client gave up on may still be running, so
+            // poll a little (settleMillis says how long it took) before counting.
+            HttpClient admin = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(30)).build();
+            long settleStart = System.nanoTime();
+            int rows;
+            Map<String, Integer> statuses;
+            do {
+                HttpResponse<String> runs = admin.send(HttpRequest.newBuilder(URI.create(base + "/api/code-runs?limit=500&from=" + from))
+                        .timeout(Duration.ofSeconds(60)).header("Authorization", "Bearer " + key).build(), HttpResponse.BodyHandlers.ofString());
+                if (runs.statusCode() != 200) {
+                    throw new IllegalStateException("GET /api/code-runs: " + runs.statusCode() + " " + runs.body());
+                }
+                statuses = new TreeMap<>();
+                Matcher m = Pattern.compile("\"status\":\"([A-Z_]+)\"").matcher(runs.body());
+                rows = 0;
+                while (m.find()) {
+                    rows++;
+                    statuses.merge(m.group(1), 1, Integer::sum);
+                }
+                if ((rows == n && !statuses.containsKey("RUNNING")) || System.nanoTime() - settleStart > settleLimitMillis * 1_000_000L) {
+                    break;
+                }
+                Thread.sleep(1000);
+            } while (true);
+            long settle = (System.nanoTime() - settleStart) / 1_000_000L;
+            return new LoadResult(ok, isError, rows, statuses, wall, Stats.of(latency), failed, settle);
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------- concurrency
+
+    interface Op {
+        Reply apply(Mcp client) throws Exception;
+    }
+
+    record Row(Stats stats, double rps, int errors) {
+        void print(String label) {
+            System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %.0f | %d |%n", label, ms(stats.p50), ms(stats.p90), ms(stats.p99), rps, errors);
+        }
+    }
+
+    Row concurrent(int clients, int requests, Op op, String what) throws Exception {
+        List<Mcp> mcps = new ArrayList<>();
+        for (int c = 0; c < clients; c++) {
+            Mcp m = new Mcp(base + "/mcp/demo", key);
+            m.initialize();
+            mcps.add(m);
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        try {
+            run(pool, mcps, Math.max(clients, requests / 10), op); // warm-up
+            long t0 = System.nanoTime();
+            Object[] res = run(pool, mcps, requests, op);
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            long[] nanos = (long[]) res[0];
+            return new Row(Stats.of(nanos), nanos.length / seconds, (Integer) res[1]);
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    static Object[] run(ExecutorService pool, List<Mcp> clients, int requests, Op op) throws Exception {
+        int per = requests / clients.size();
+        long[] nanos = new long[per * clients.size()];
+        AtomicInteger errors = new AtomicInteger();
+        List<Future<?>> futures = new ArrayList<>();
+        for (int c = 0; c < clients.size(); c++) {
+            int offset = c * per;
+            Mcp client = clients.get(c);
+            futures.add(pool.submit(() -> {
+                for (int i = 0; i < per; i++) {
+                    Reply r = op.apply(client);
+                    nanos[offset + i] = r.nanos;
+                    if (r.status != 200 || r.body.contains("\"isError\":true") || r.body.contains("\"error\":{")) {
+                        errors.incrementAndGet();
+                    }
+                }
+                return null;
+            }));
+        }
+        for (Future<?> f : futures) {
+            f.get();
+        }
+        return new Object[] {nanos, errors.get()};
+    }
+
+    // ---------------------------------------------------------------------------------------------- MCP client
+
+    record Reply(int status, String body, long bytes, long nanos) {}
+
+    /** A minimal MCP Streamable HTTP client on one keep-alive HTTP/1.1 connection (one HttpClient per client). */
+    static final class Mcp {
+        final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build();
+        final String endpoint;
+        final String key;
+        String session;
+
+        Mcp(String endpoint, String key) {
+            this.endpoint = endpoint;
+            this.key = key;
+        }
+
+        void initialize() throws Exception {
+            HttpResponse<String> r = http.send(mcpRequest(endpoint, key, null, McpText.request(0, "initialize", "{\"protocolVersion\":\"" + PROTOCOL
+                    + "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"amcp-bench\",\"version\":\"1\"}}")).build(), HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() != 200) {
+                throw new IllegalStateException("initialize: " + r.statusCode() + " " + r.body());
+            }
+            session = r.headers().firstValue("Mcp-Session-Id").orElse(null);
+            http.send(mcpRequest(endpoint, key, session, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}").build(),
+                    HttpResponse.BodyHandlers.discarding());
+        }
+
+        Reply post(String body) throws Exception {
+            HttpRequest req = mcpRequest(endpoint, key, session, body).build();
+            long t0 = System.nanoTime();
+            HttpResponse<byte[]> r = http.send(req, HttpResponse.BodyHandlers.ofByteArray());
+            long t = System.nanoTime() - t0;
+            String text = new String(r.body(), StandardCharsets.UTF_8);
+            if (r.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream")) {
+                text = McpText.sseData(text);
+            }
+            return new Reply(r.statusCode(), text, r.body().length, t);
+        }
+
+        Reply get(HttpRequest req) throws Exception {
+            long t0 = System.nanoTime();
+            HttpResponse<byte[]> r = http.send(req, HttpResponse.BodyHandlers.ofByteArray());
+            return new Reply(r.statusCode(), new String(r.body(), StandardCharsets.UTF_8), r.body().length, System.nanoTime() - t0);
+        }
+    }
+
+    static HttpRequest.Builder mcpRequest(String endpoint, String key, String session, String body) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(endpoint)).timeout(Duration.ofSeconds(60))
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .header("MCP-Protocol-Version", PROTOCOL).header("Authorization", "Bearer " + key)
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (session != null) {
+            b.header("Mcp-Session-Id", session);
+        }
+        return b;
+    }
+
+    static String toolCall(String tool, String argsJson) {
+        return McpText.request(1, "tools/call", "{\"name\":\"" + tool + "\",\"arguments\":" + argsJson + "}");
+    }
+
+    void expectOk(Reply r, String what) {
+        if (r.status != 200 || r.body.contains("\"isError\":true") || !r.body.contains("\"result\"")) {
+            throw new IllegalStateException(what + " failed: HTTP " + r.status + " " + r.body);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------- text helpers
+
+    static final class McpText {
+        static String request(Object id, String method, String params) {
+            return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"" + method + "\"" + (params == null ? "" : ",\"params\":" + params) + "}";
+        }
+
+        static String quote(String s) {
+            StringBuilder b = new StringBuilder("\"");
+            for (char c : s.toCharArray()) {
+                switch (c) {
+                    case '"' -> b.append("\\\"");
+                    case '\\' -> b.append("\\\\");
+                    case '\n' -> b.append("\\n");
+                    case '\r' -> b.append("\\r");
+                    case '\t' -> b.append("\\t");
+                    default -> {
+                        if (c < 0x20) {
+                            b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+                        } else {
+                            b.append(c);
+                        }
+                    }
+                }
+            }
+            return b.append('"').toString();
+        }
+
+        /** The JSON of the last {@code data:} event of an SSE body. */
+        static String sseData(String sse) {
+            String last = "";
+            StringBuilder cur = new StringBuilder();
+            for (String line : sse.split("\n")) {
+                if (line.startsWith("data:")) {
+                    cur.append(line.substring(5).strip());
+                } else if (line.isBlank() && cur.length() > 0) {
+                    last = cur.toString();
+                    cur.setLength(0);
+                }
+            }
+            return cur.length() > 0 ? cur.toString() : last;
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------- statistics
+
+    public record Stats(double p50, double p90, double p99, double mean, double min, double max) {
+        static Stats of(long[] nanos) {
+            long[] s = nanos.clone();
+            Arrays.sort(s);
+            double sum = 0;
+            for (long v : s) {
+                sum += v;
+            }
+            return new Stats(pct(s, 50), pct(s, 90), pct(s, 99), sum / s.length, s[0], s[s.length - 1]);
+        }
+
+        /** Nearest-rank percentile. */
+        static double pct(long[] sorted, double p) {
+            int rank = (int) Math.ceil(p / 100.0 * sorted.length);
+            return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+        }
+
+        static long median(long[] values) {
+            long[] c = values.clone();
+            Arrays.sort(c);
+            return (long) pct(c, 50);
+        }
+    }
+
+    static String ms(double nanos) {
+        return String.format(Locale.ROOT, "%.2f ms", nanos / 1e6);
+    }
+
+    static String loadAverage() {
+        try {
+            String[] parts = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).split(" ");
+            return parts[0] + " " + parts[1] + " " + parts[2];
+        } catch (Exception e) {
+            return "n/a";
+        }
+    }
+}
