@@ -32,8 +32,9 @@ done
 runner_url="ws://127.0.0.1:$(cat "$port_file")"
 echo "code runner at $runner_url (log: target/it-runner.log)"
 
-# Liberty caches annotation scans per application name; a stale cache hides new test resources.
-rm -rf target/liberty/wlp/usr/servers/*/workarea
+# Liberty caches annotation scans per application name (a stale cache hides new test resources), and a killed
+# earlier run can leave its test WAR in dropins; start from neither.
+rm -rf target/liberty/wlp/usr/servers/*/workarea target/liberty/wlp/usr/servers/*/dropins
 
 step "Maven: unit and integration tests (database: ${DB_URL:-embedded H2})"
 # shellcheck disable=SC2086

@@ -21,6 +21,8 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -51,6 +53,14 @@ public class CodeExecutorService implements CancellationListener {
 
     @Resource
     ManagedExecutorService executor;
+
+    /** Code runs this node executes at once; more wait briefly, then end as LIMIT (see {@link #admitAndRun}). */
+    private Semaphore runSlots;
+
+    @jakarta.annotation.PostConstruct
+    void init() {
+        runSlots = new Semaphore(settings.getInt("AMCP_CODE_MAX_CONCURRENT_RUNS", 16), true);
+    }
 
     /** Runs in flight on this node, by the request key of the call that started them, for cancellation. */
     private final Map<String, RunSession> active = new ConcurrentHashMap<>();
@@ -115,7 +125,27 @@ public class CodeExecutorService implements CancellationListener {
                 task.run();
             }
         });
-        RunSession session = new RunSession(runId, request, limits(), dispatcher, withContext);
+        RunLimits limits = limits();
+        // A burst must not take every request thread and pooled connection: beyond the per-node slots a run
+        // waits at most its own timeout, then ends as LIMIT (and is audited like any other run).
+        try {
+            if (!runSlots.tryAcquire(limits.timeoutMs(), TimeUnit.MILLISECONDS)) {
+                return new RunOutcome(runId, RunStatus.LIMIT, null, "This gateway is already running its maximum of code runs "
+                        + "(AMCP_CODE_MAX_CONCURRENT_RUNS); try again shortly", "", List.of(), 0, 0);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new RunOutcome(runId, RunStatus.CANCELLED, null, "The run was cancelled while waiting for a slot", "", List.of(), 0, 0);
+        }
+        try {
+            return runInSlot(runId, request, limits, withContext);
+        } finally {
+            runSlots.release();
+        }
+    }
+
+    private RunOutcome runInSlot(String runId, CodeRunRequest request, RunLimits limits, java.util.concurrent.Executor withContext) {
+        RunSession session = new RunSession(runId, request, limits, dispatcher, withContext);
         String requestKey = CallContext.current().requestKey();
         if (requestKey != null) {
             active.put(requestKey, session);
