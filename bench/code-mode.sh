@@ -63,9 +63,11 @@ done
 curl -fsS "$base/health/ready" >/dev/null || { tail -50 "$out/gateway.log"; echo "bench: the gateway is not ready" >&2; exit 1; }
 
 say "uptime before: $(uptime)"
+set +e
 # shellcheck disable=SC2086
 java src/test/java/dev/amcp/gateway/bench/CodeModeBench.java --base "$base" --key "$key" \
   --only "${BENCH_ONLY:-latency,bridge,mcp,load}" ${BENCH_ARGS:-} | tee "$out/code-mode.txt"
 status=${PIPESTATUS[0]}
+set -e
 say "uptime after: $(uptime)"
 exit "$status"
