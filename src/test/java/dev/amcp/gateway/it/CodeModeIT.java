@@ -121,6 +121,19 @@ class CodeModeIT {
     }
 
     @Test
+    void codeRunMetricsCountRunsByStatusAndBridgeCalls() throws Exception {
+        var t = inlineTenant();
+        Caller viewer = onServer(t, t.viewerKey());
+        assertFalse(codeExecute(viewer, "return (await amcp.search()).length", null).isError());
+        assertTrue(codeExecute(viewer, "throw new Error('x')", null).isError());
+        String metrics = fixtures.getAbsolute(fixtures.serverUrl() + "/metrics?scope=application").body();
+        assertTrue(metrics.contains("amcp_code_runs_total{") && metrics.contains("status=\"success\""), metrics);
+        assertTrue(metrics.contains("status=\"error\""), metrics);
+        assertTrue(metrics.contains("amcp_code_run_duration"), metrics);
+        assertTrue(metrics.contains("amcp_code_run_bridge_calls"), metrics);
+    }
+
+    @Test
     void inlineCodeSearchesDescribesAndRunsReadToolsOfItsServer() {
         var t = inlineTenant();
         Caller viewer = onServer(t, t.viewerKey());
