@@ -46,7 +46,10 @@ class HealthAndDemoIT {
         JsonObject db = health.getJsonArray("checks").getValuesAs(JsonObject.class).stream()
                 .filter(c -> c.getString("name").equals("database")).findFirst().orElseThrow();
         assertTrue(db.getJsonObject("data").getBoolean("migrated"));
-        assertEquals("1", db.getJsonObject("data").getString("schemaVersion").substring(0, 1));
+        Object applied = fixtures.<Object>inTx(em -> em.createNativeQuery("select version from flyway_schema_history"
+                + " where installed_rank = (select max(installed_rank) from flyway_schema_history)").getSingleResult());
+        String latest = applied.toString();
+        assertEquals(latest, db.getJsonObject("data").getString("schemaVersion"), "readiness reports the newest applied migration");
     }
 
     @Test
