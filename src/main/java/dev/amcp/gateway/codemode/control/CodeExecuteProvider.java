@@ -10,7 +10,6 @@ import dev.amcp.gateway.tools.control.ToolProvider;
 import dev.amcp.gateway.tools.entity.ToolDescriptor;
 import dev.amcp.gateway.tools.entity.ToolResult;
 import dev.amcp.gateway.workspace.control.WorkspaceService;
-import dev.amcp.gateway.workspace.entity.McpServerConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
@@ -50,17 +49,10 @@ public class CodeExecuteProvider implements ToolProvider {
 
     @Override
     public List<VirtualTool> virtualTools(Caller caller) {
-        CallScope scope = caller.scope();
-        if (scope.serverId() == null || !scope.codeToolsAllowed() || !caller.has(Capability.INLINE_CODE)
-                || (scope.allowedTools() != null && !scope.allowedTools().contains(NAME)) || !executor.configured()) {
+        if (!caller.has(Capability.INLINE_CODE) || !executor.configured()) {
             return List.of();
         }
-        McpServerConfig server = workspaces.server(scope.serverId());
-        if (server == null || server.getWorkspaceId() != caller.workspaceId()
-                || server.getCodeMode() != McpServerConfig.CodeMode.INLINE || !caller.role().mayUseServer(server.getId())) {
-            return List.of();
-        }
-        return List.of(new CodeExecute(server.getId()));
+        return InlineServers.offering(caller, NAME, workspaces).<VirtualTool>map(s -> new CodeExecute(s.getId())).stream().toList();
     }
 
     private final class CodeExecute implements VirtualTool {

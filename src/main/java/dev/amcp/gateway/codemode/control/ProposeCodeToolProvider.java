@@ -7,7 +7,6 @@ import dev.amcp.gateway.tools.control.ToolProvider;
 import dev.amcp.gateway.tools.entity.ToolDescriptor;
 import dev.amcp.gateway.tools.entity.ToolResult;
 import dev.amcp.gateway.workspace.control.WorkspaceService;
-import dev.amcp.gateway.workspace.entity.McpServerConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
@@ -42,16 +41,11 @@ public class ProposeCodeToolProvider implements ToolProvider {
 
     @Override
     public List<VirtualTool> virtualTools(Caller caller) {
-        Long serverId = caller.scope().serverId();
-        if (serverId == null || !caller.scope().codeToolsAllowed()
-                || (caller.scope().allowedTools() != null && !caller.scope().allowedTools().contains(NAME))) {
+        var server = InlineServers.offering(caller, NAME, workspaces);
+        if (server.isEmpty()) {
             return List.of();
         }
-        McpServerConfig server = workspaces.server(serverId);
-        if (server == null || server.getWorkspaceId() != caller.workspaceId()
-                || server.getCodeMode() != McpServerConfig.CodeMode.INLINE || !caller.role().mayUseServer(serverId)) {
-            return List.of();
-        }
+        long serverId = server.get().getId();
         return List.of(new VirtualTool() {
             @Override
             public ToolDescriptor descriptor() {
