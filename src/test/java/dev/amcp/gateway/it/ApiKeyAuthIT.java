@@ -1,18 +1,23 @@
 package dev.amcp.gateway.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.amcp.gateway.workspace.control.ApiKeyService;
+import dev.amcp.gateway.workspace.control.WorkspaceService;
+import dev.amcp.gateway.workspace.entity.McpServerConfig;
 import jakarta.inject.Inject;
 import java.net.http.HttpResponse;
+import java.util.Set;
+import java.util.TreeSet;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** Bearer API keys on the admin REST API: good, missing, unknown and revoked keys. */
+/** Bearer API keys on the admin REST API and MCP: good, missing, unknown and revoked keys, and access changes. */
 @ExtendWith(ArquillianExtension.class)
 class ApiKeyAuthIT {
 
@@ -26,6 +31,9 @@ class ApiKeyAuthIT {
 
     @Inject
     ApiKeyService apiKeys;
+
+    @Inject
+    WorkspaceService workspaces;
 
     @Test
     void goodKeyListsTools() throws Exception {
@@ -56,6 +64,30 @@ class ApiKeyAuthIT {
         assertTrue(apiKeys.revoke(tenant.workspace().getId(), tenant.member().apiKeyId()));
         assertEquals(401, fixtures.get("/api/tools", "Bearer " + tenant.memberKey()).statusCode());
         assertTrue(apiKeys.authenticateKey(tenant.memberKey()).isEmpty());
+    }
+
+    /** Authentication answers are kept for a few seconds, but a change on this node must count at once. */
+    @Test
+    void roleAndServerChangesCountAtOnceDespiteTheAccessCache() throws Exception {
+        var tenant = fixtures.tenant();
+        String endpoint = "/mcp/" + tenant.server().getSlug();
+        String list = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}";
+        assertEquals(200, fixtures.post(endpoint, "Bearer " + tenant.memberKey(), list).statusCode());
+        var member = workspaces.role(tenant.workspace().getId(), "member");
+        workspaces.updateRole(member.getId(), member.getCapabilities(), false, Set.of());
+        var narrowed = fixtures.post(endpoint, "Bearer " + tenant.memberKey(), list);
+        assertEquals(404, narrowed.statusCode(), "the role no longer reaches the server: " + narrowed.body());
+        workspaces.updateRole(member.getId(), member.getCapabilities(), false, Set.of(tenant.server().getId()));
+        assertEquals(200, fixtures.post(endpoint, "Bearer " + tenant.memberKey(), list).statusCode(), "a granted server counts at once");
+        workspaces.setCodeMode(tenant.server().getId(), McpServerConfig.CodeMode.INLINE);
+        var inline = workspaces.role(tenant.workspace().getId(), "admin");
+        var caps = new TreeSet<>(inline.getCapabilities());
+        caps.add("inlineCode");
+        workspaces.updateRole(inline.getId(), caps, true, Set.of());
+        assertTrue(fixtures.post(endpoint, "Bearer " + tenant.adminKey(), list).body().contains("code_execute"));
+        workspaces.setCodeMode(tenant.server().getId(), McpServerConfig.CodeMode.OFF);
+        assertFalse(fixtures.post(endpoint, "Bearer " + tenant.adminKey(), list).body().contains("code_execute"),
+                "switching code mode off hides code_execute at once");
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.amcp.gateway.audit.control.CodeRunQueries;
+import dev.amcp.gateway.audit.control.CodeRunUsage;
 import dev.amcp.gateway.audit.entity.CodeRun;
 import dev.amcp.gateway.codemode.control.BridgeDispatcher;
 import dev.amcp.gateway.codemode.control.CodeToolService;
@@ -26,11 +27,15 @@ import dev.amcp.gateway.tools.entity.ToolNotAvailableException;
 import dev.amcp.gateway.tools.entity.ToolResult;
 import dev.amcp.gateway.workspace.control.WorkspaceService;
 import dev.amcp.gateway.workspace.entity.McpServerConfig;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
@@ -74,6 +79,9 @@ class CodeModeIT {
 
     @Inject
     BridgeDispatcher dispatcher;
+
+    @Inject
+    CodeRunUsage usage;
 
     static final String ID_SCHEMA = "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]}";
 
@@ -332,5 +340,31 @@ class CodeModeIT {
         assertTrue(second.text().contains("Monthly code-run quota"), second.text());
         assertEquals("LIMIT", lastRun(t).getStatus());
         assertTrue(codeExecute(viewer, "return 3", null).isError(), "quota-refused runs do not free up the quota");
+    }
+
+    @Test
+    void racingRunsCannotOvershootTheMonthlyQuota() throws Exception {
+        var t = inlineTenant();
+        licenses.install(t.admin(), TestLicenses.sign("pro", 10, 3));
+        Caller viewer = onServer(t, t.viewerKey());
+        ManagedExecutorService threads = javax.naming.InitialContext.doLookup("java:comp/DefaultManagedExecutorService");
+        List<Future<ToolResult>> racing = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            int n = i;
+            racing.add(threads.submit(() -> codeExecute(viewer, "return " + n, null)));
+        }
+        int admitted = 0;
+        for (Future<ToolResult> run : racing) {
+            ToolResult result = run.get(60, TimeUnit.SECONDS);
+            if (result.isError()) {
+                assertTrue(result.text().contains("Monthly code-run quota"), result.text());
+            } else {
+                admitted++;
+            }
+        }
+        assertEquals(3, admitted, "exactly the quota's runs go ahead, however they race");
+        assertEquals(3, usage.counted(t.workspace().getId(), CodeRunUsage.currentMonth()));
+        assertEquals(6, runs.list(t.admin(), new CodeRunQueries.Filter(null, null, null, null, null, 100)).size(),
+                "every run, admitted or not, has its audit row");
     }
 }

@@ -61,7 +61,7 @@ class MigrationsTest {
                 }
             }
             assertTrue(tables.containsAll(Set.of("workspaces", "users", "api_keys", "roles", "role_servers",
-                    "mcp_server_configs", "mcp_tools", "code_runs", "kg_skill_suggestions", "license")), tables.toString());
+                    "mcp_server_configs", "mcp_tools", "code_runs", "code_run_usage", "kg_skill_suggestions", "license")), tables.toString());
         }
         assertEquals(0, flyway.migrate().migrationsExecuted, "a second migrate applies nothing");
     }
@@ -90,6 +90,43 @@ class MigrationsTest {
             assertEquals(JsonSupport.parseObject(mapping), back, "JSON column keeps an object, not a JSON string");
             assertRejected(c, "insert into mcp_server_configs(workspace_id, slug, name, code_mode) values (" + ws + ", 's2', 'S2', 'sometimes')");
             assertRejected(c, "insert into mcp_tools(workspace_id, server_id, name, endpoint_mapping, method, read_only) values (" + ws + ", " + server + ", 't2', '{}', 'HEAD', true)");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void monthlyUsageStartsFromTheRunsAlreadyRecorded(Db db) throws Exception {
+        Flyway flyway = flyway(db);
+        flyway.clean();
+        Flyway.configure(MigrationsTest.class.getClassLoader()).configuration(flyway.getConfiguration()).target("2").load().migrate();
+        try (Connection c = connect(db)) {
+            c.setSchema(SCHEMA);
+            exec(c, "insert into workspaces(slug, name) values ('w1', 'W1')");
+            long ws = id(c, "select id from workspaces where slug = 'w1'");
+            String[][] runs = {
+                    {"SUCCESS", null, "2026-10-31 23:59:59"}, {"ERROR", "boom", "2026-11-01 00:00:00"},
+                    {"SUCCESS", null, "2026-11-15 12:00:00"}, {"LIMIT", "Monthly code-run quota reached: ...", "2026-11-16 12:00:00"},
+                    {"REFUSED", "runner down", "2026-11-17 12:00:00"}, {"LIMIT", "slots busy", "2026-11-18 12:00:00"}};
+            int n = 0;
+            for (String[] run : runs) {
+                try (PreparedStatement ps = c.prepareStatement("insert into code_runs(run_id, workspace_id, inline_run, run_as_mode, run_as_role,"
+                        + " code_sha256, status, error, started_at) values (?, ?, true, 'invoker', 'admin', 'x', ?, ?, cast(? as timestamp))")) {
+                    ps.setString(1, "r" + n++);
+                    ps.setLong(2, ws);
+                    ps.setString(3, run[0]);
+                    ps.setString(4, run[1]);
+                    ps.setString(5, run[2]);
+                    ps.executeUpdate();
+                }
+            }
+        }
+        assertEquals(1, flyway.migrate().migrationsExecuted);
+        try (Connection c = connect(db)) {
+            c.setSchema(SCHEMA);
+            assertEquals(1, id(c, "select runs from code_run_usage where month_key = 202610"));
+            assertEquals(3, id(c, "select runs from code_run_usage where month_key = 202611"),
+                    "refused and quota-refused runs do not count; errors and slot limits do");
+            assertRejected(c, "update code_run_usage set runs = -1");
         }
     }
 

@@ -3,11 +3,11 @@ package dev.amcp.gateway.audit.boundary;
 import dev.amcp.gateway.audit.control.CodeRunQueries;
 import dev.amcp.gateway.audit.entity.CodeRun;
 import dev.amcp.gateway.platform.boundary.ErrorResponses;
+import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.workspace.boundary.Authenticated;
 import dev.amcp.gateway.workspace.boundary.CurrentCaller;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -40,9 +40,9 @@ public class CodeRunResource {
                        @QueryParam("from") String from, @QueryParam("to") String to,
                        @QueryParam("limit") @DefaultValue("50") int limit) {
         var runs = queries.list(caller.get(), new CodeRunQueries.Filter(status, tool, user, instant("from", from), instant("to", to), limit));
-        JsonArrayBuilder array = Json.createArrayBuilder();
+        JsonArrayBuilder array = JsonSupport.JSON.createArrayBuilder();
         runs.forEach(r -> array.add(json(r, false)));
-        return Json.createObjectBuilder().add("runs", array).build().toString();
+        return JsonSupport.JSON.createObjectBuilder().add("runs", array).build().toString();
     }
 
     @GET
@@ -53,7 +53,7 @@ public class CodeRunResource {
     }
 
     static JsonObject json(CodeRun r, boolean withTrace) {
-        JsonObjectBuilder b = Json.createObjectBuilder().add("runId", r.getRunId()).add("status", r.getStatus())
+        JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder().add("runId", r.getRunId()).add("status", r.getStatus())
                 .add("inline", r.isInlineRun()).add("runAsMode", r.getRunAsMode()).add("runAsRole", r.getRunAsRole())
                 .add("codeSha256", r.getCodeSha256()).add("bridgeCalls", r.getBridgeCalls())
                 .add("inputBytes", r.getInputBytes()).add("outputBytes", r.getOutputBytes()).add("consoleBytes", r.getConsoleBytes())

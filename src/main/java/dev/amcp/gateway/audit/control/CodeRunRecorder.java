@@ -56,18 +56,4 @@ public class CodeRunRecorder {
             metrics.counter("amcp_code_runner_refusals").inc();
         }
     }
-
-    /** The start of the error of a run refused by the monthly quota; such runs do not count against it. */
-    public static final String QUOTA_ERROR_PREFIX = "Monthly code-run quota";
-
-    /**
-     * Runs of a workspace since an instant that count against its quota (refused and quota-limited runs do not).
-     * Transactional so the connection goes back to the pool at once instead of staying with the request.
-     */
-    @Transactional
-    public long countedRunsSince(long workspaceId, Instant since) {
-        return em.createQuery("select count(r) from CodeRun r where r.workspaceId = :ws and r.startedAt >= :since"
-                        + " and r.status <> 'REFUSED' and (r.error is null or r.error not like :quota)", Long.class)
-                .setParameter("quota", QUOTA_ERROR_PREFIX + "%").setParameter("ws", workspaceId).setParameter("since", since).getSingleResult();
-    }
 }

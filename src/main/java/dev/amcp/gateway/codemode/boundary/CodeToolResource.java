@@ -11,7 +11,6 @@ import dev.amcp.gateway.workspace.boundary.Authenticated;
 import dev.amcp.gateway.workspace.boundary.CurrentCaller;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import jakarta.ws.rs.Consumes;
@@ -59,7 +58,7 @@ public class CodeToolResource {
         if (uses.getValueType() != JsonValue.ValueType.ARRAY) {
             throw new IllegalArgumentException("uses must be an array of tool names");
         }
-        JsonObject mapping = Json.createObjectBuilder().add("method", "code")
+        JsonObject mapping = JsonSupport.JSON.createObjectBuilder().add("method", "code")
                 .add("code", JsonSupport.string(json, "code", "")).add("uses", uses)
                 .add("runAs", JsonSupport.string(json, "runAs", CodeToolSpec.INVOKER))
                 .add("allowWrites", json.getBoolean("allowWrites", false)).build();

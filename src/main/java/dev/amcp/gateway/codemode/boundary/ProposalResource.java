@@ -10,7 +10,6 @@ import dev.amcp.gateway.workspace.boundary.Authenticated;
 import dev.amcp.gateway.workspace.boundary.CurrentCaller;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.ws.rs.Consumes;
@@ -38,9 +37,9 @@ public class ProposalResource {
 
     @GET
     public String list(@QueryParam("status") String status) {
-        JsonArrayBuilder array = Json.createArrayBuilder();
+        JsonArrayBuilder array = JsonSupport.JSON.createArrayBuilder();
         proposals.list(caller.get(), status).forEach(p -> array.add(json(p)));
-        return Json.createObjectBuilder().add("proposals", array).build().toString();
+        return JsonSupport.JSON.createObjectBuilder().add("proposals", array).build().toString();
     }
 
     @POST
@@ -59,7 +58,7 @@ public class ProposalResource {
     }
 
     static JsonObject json(SkillSuggestion p) {
-        var b = Json.createObjectBuilder().add("id", p.getId()).add("name", p.getName()).add("status", p.getStatus())
+        var b = JsonSupport.JSON.createObjectBuilder().add("id", p.getId()).add("name", p.getName()).add("status", p.getStatus())
                 .add("payload", p.getPayload()).add("createdAt", p.getCreatedAt().toString());
         if (p.getDescription() != null) {
             b.add("description", p.getDescription());

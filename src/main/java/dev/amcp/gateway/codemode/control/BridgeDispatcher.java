@@ -9,7 +9,6 @@ import dev.amcp.gateway.tools.entity.ToolNotAvailableException;
 import dev.amcp.gateway.tools.entity.ToolResult;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -69,7 +68,7 @@ public class BridgeDispatcher {
             limit = Math.max(1, Math.min(MAX_SEARCH_LIMIT, n.intValue()));
         }
         List<String> terms = query.isEmpty() ? List.of() : Arrays.asList(query.split("\\s+"));
-        JsonArrayBuilder found = Json.createArrayBuilder();
+        JsonArrayBuilder found = JsonSupport.JSON.createArrayBuilder();
         catalog.list(caller).stream()
                 .filter(d -> terms.stream().allMatch(t -> haystack(d).contains(t)))
                 .limit(limit)
@@ -84,7 +83,7 @@ public class BridgeDispatcher {
         }
         return catalog.list(caller).stream().filter(d -> d.name().equals(name)).findFirst()
                 .map(d -> {
-                    JsonObjectBuilder b = Json.createObjectBuilder(summary(d)).add("inputSchema", d.inputSchema());
+                    JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder(summary(d)).add("inputSchema", d.inputSchema());
                     if (d.outputSchema() != null) {
                         b.add("outputSchema", d.outputSchema());
                     }
@@ -127,7 +126,7 @@ public class BridgeDispatcher {
         try {
             return JsonSupport.parse(result.text());
         } catch (IllegalArgumentException e) {
-            return Json.createValue(result.text());
+            return JsonSupport.JSON.createValue(result.text());
         }
     }
 
@@ -136,7 +135,7 @@ public class BridgeDispatcher {
     }
 
     private static JsonObject summary(ToolDescriptor d) {
-        JsonObjectBuilder b = Json.createObjectBuilder().add("name", d.name()).add("readOnly", d.readOnly());
+        JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder().add("name", d.name()).add("readOnly", d.readOnly());
         b.add("title", d.title() == null ? d.name() : d.title());
         b.add("description", d.description() == null ? "" : d.description());
         return b.build();

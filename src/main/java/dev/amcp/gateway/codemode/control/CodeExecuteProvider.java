@@ -9,7 +9,7 @@ import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.tools.control.ToolProvider;
 import dev.amcp.gateway.tools.entity.ToolDescriptor;
 import dev.amcp.gateway.tools.entity.ToolResult;
-import dev.amcp.gateway.workspace.control.WorkspaceService;
+import dev.amcp.gateway.workspace.control.ServerDirectory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
@@ -42,7 +42,7 @@ public class CodeExecuteProvider implements ToolProvider {
             + "denial or tool error. console.log output is returned on failure.";
 
     @Inject
-    WorkspaceService workspaces;
+    ServerDirectory servers;
 
     @Inject
     CodeExecutorService executor;
@@ -52,7 +52,7 @@ public class CodeExecuteProvider implements ToolProvider {
         if (!caller.has(Capability.INLINE_CODE) || !executor.configured()) {
             return List.of();
         }
-        return InlineServers.offering(caller, NAME, workspaces).<VirtualTool>map(s -> new CodeExecute(s.getId())).stream().toList();
+        return InlineServers.offering(caller, NAME, servers).<VirtualTool>map(s -> new CodeExecute(s.id())).stream().toList();
     }
 
     private final class CodeExecute implements VirtualTool {

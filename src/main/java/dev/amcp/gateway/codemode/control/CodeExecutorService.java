@@ -1,6 +1,7 @@
 package dev.amcp.gateway.codemode.control;
 
 import dev.amcp.gateway.audit.control.CodeRunRecorder;
+import dev.amcp.gateway.audit.control.CodeRunUsage;
 import dev.amcp.gateway.codemode.entity.CodeRunRequest;
 import dev.amcp.gateway.codemode.entity.RunLimits;
 import dev.amcp.gateway.codemode.entity.RunOutcome;
@@ -18,6 +19,7 @@ import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.inject.Inject;
 import jakarta.websocket.DeploymentException;
 import java.io.IOException;
+import java.time.YearMonth;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -50,6 +52,9 @@ public class CodeExecutorService implements CancellationListener {
 
     @Inject
     CodeRunAdmission admission;
+
+    @Inject
+    CodeRunUsage usage;
 
     @Resource
     ManagedExecutorService executor;
@@ -113,11 +118,20 @@ public class CodeExecutorService implements CancellationListener {
     }
 
     private RunOutcome admitAndRun(String runId, CodeRunRequest request) {
+        YearMonth month = CodeRunUsage.currentMonth();
         try {
-            admission.admit(request.invoker());
+            admission.admit(request.invoker(), month);
         } catch (GateRefusedException e) {
             return new RunOutcome(runId, RunStatus.LIMIT, null, e.getMessage(), "", List.of(), 0, 0);
         }
+        RunOutcome outcome = runAdmitted(runId, request);
+        if (outcome.status() == RunStatus.REFUSED) {
+            usage.uncount(request.invoker().workspaceId(), month); // the runner never ran it
+        }
+        return outcome;
+    }
+
+    private RunOutcome runAdmitted(String runId, CodeRunRequest request) {
         // Bridge calls run on executor threads; they carry this request's and run's ids into their log lines.
         var logContext = LogContext.snapshot();
         java.util.concurrent.Executor withContext = task -> executor.execute(() -> {

@@ -1,6 +1,6 @@
 package dev.amcp.gateway.codemode.control;
 
-import dev.amcp.gateway.audit.control.CodeRunRecorder;
+import dev.amcp.gateway.audit.control.CodeRunUsage;
 import dev.amcp.gateway.codemode.entity.CodeToolDraft;
 import dev.amcp.gateway.governance.control.LicenseGate;
 import dev.amcp.gateway.governance.entity.Caller;
@@ -10,8 +10,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
-import java.time.LocalDate;
-import java.time.ZoneOffset;
+import java.time.YearMonth;
 import java.util.Arrays;
 import java.util.Optional;
 
@@ -75,11 +74,14 @@ public final class CodeModeGates {
         }
     }
 
-    /** {@code monthlyCodeRuns} per workspace and calendar month (UTC). The current run's own row is counted. */
+    /**
+     * {@code monthlyCodeRuns} per workspace and calendar month (UTC). Admitting a run counts it in the usage ledger in
+     * the same step, so the check and the count cannot be split by a racing run.
+     */
     @ApplicationScoped
     public static class MonthlyRuns implements LicenseGate {
         @Inject
-        CodeRunRecorder recorder;
+        CodeRunUsage usage;
 
         @Override
         public String name() {
@@ -89,10 +91,9 @@ public final class CodeModeGates {
         @Override
         public Decision judge(LicenseTerms terms, Object[] arguments) {
             Caller caller = argument(arguments, Caller.class).orElseThrow();
-            var monthStart = LocalDate.now(ZoneOffset.UTC).withDayOfMonth(1).atStartOfDay().toInstant(ZoneOffset.UTC);
-            long used = recorder.countedRunsSince(caller.workspaceId(), monthStart);
-            if (used > terms.monthlyCodeRuns()) {
-                return Decision.refuse(CodeRunRecorder.QUOTA_ERROR_PREFIX + " reached: the " + terms.edition().wire()
+            YearMonth month = argument(arguments, YearMonth.class).orElseThrow();
+            if (!usage.tryCount(caller.workspaceId(), month, terms.monthlyCodeRuns())) {
+                return Decision.refuse("Monthly code-run quota reached: the " + terms.edition().wire()
                         + " license allows " + terms.monthlyCodeRuns() + " code runs per workspace per month");
             }
             return Decision.allow();

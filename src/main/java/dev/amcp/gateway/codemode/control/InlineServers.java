@@ -1,7 +1,7 @@
 package dev.amcp.gateway.codemode.control;
 
 import dev.amcp.gateway.governance.entity.Caller;
-import dev.amcp.gateway.workspace.control.WorkspaceService;
+import dev.amcp.gateway.workspace.control.ServerDirectory;
 import dev.amcp.gateway.workspace.entity.McpServerConfig;
 import java.util.Optional;
 
@@ -14,17 +14,13 @@ final class InlineServers {
 
     private InlineServers() {}
 
-    static Optional<McpServerConfig> offering(Caller caller, String toolName, WorkspaceService workspaces) {
+    static Optional<ServerDirectory.ServerRef> offering(Caller caller, String toolName, ServerDirectory servers) {
         var scope = caller.scope();
         if (scope.serverId() == null || !scope.codeToolsAllowed()
                 || (scope.allowedTools() != null && !scope.allowedTools().contains(toolName))) {
             return Optional.empty();
         }
-        McpServerConfig server = workspaces.server(scope.serverId());
-        if (server == null || server.getWorkspaceId() != caller.workspaceId()
-                || server.getCodeMode() != McpServerConfig.CodeMode.INLINE || !caller.role().mayUseServer(server.getId())) {
-            return Optional.empty();
-        }
-        return Optional.of(server);
+        return servers.byId(scope.serverId()).filter(server -> server.workspaceId() == caller.workspaceId()
+                && server.codeMode() == McpServerConfig.CodeMode.INLINE && caller.role().mayUseServer(server.id()));
     }
 }

@@ -14,7 +14,6 @@ import dev.amcp.gateway.tools.entity.ToolDraft;
 import dev.amcp.gateway.workspace.control.WorkspaceService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import jakarta.persistence.EntityManager;
@@ -50,7 +49,7 @@ public class ProposalService {
         if (code.isBlank() || code.length() > CodeToolSpec.MAX_CODE_CHARS) {
             throw new IllegalArgumentException("code must be 1 to " + CodeToolSpec.MAX_CODE_CHARS + " characters");
         }
-        var payload = Json.createObjectBuilder().add("code", code)
+        var payload = JsonSupport.JSON.createObjectBuilder().add("code", code)
                 .add("uses", args.getOrDefault("uses", JsonValue.EMPTY_JSON_ARRAY))
                 .add("inputSchema", args.getOrDefault("inputSchema", JsonValue.NULL));
         SkillSuggestion suggestion = new SkillSuggestion(caller.workspaceId(), serverId, SkillSuggestion.KIND_CODE_TOOL, name, payload.build());
@@ -80,7 +79,7 @@ public class ProposalService {
         var server = workspaces.server(proposal.getServerId());
         ToolDraft tool = new ToolDraft(server == null ? null : server.getSlug(), proposal.getName(), proposal.getTitle(),
                 proposal.getDescription(), schema instanceof JsonObject o ? o : null, null, null);
-        CodeToolSpec spec = CodeToolSpec.from(Json.createObjectBuilder().add("code", payload.getString("code"))
+        CodeToolSpec spec = CodeToolSpec.from(JsonSupport.JSON.createObjectBuilder().add("code", payload.getString("code"))
                 .add("uses", payload.getOrDefault("uses", JsonValue.EMPTY_JSON_ARRAY)).build());
         Gated<McpTool> created = codeTools.create(caller, new CodeToolDraft(tool, spec));
         proposal.review("accepted", caller.userId(), null);

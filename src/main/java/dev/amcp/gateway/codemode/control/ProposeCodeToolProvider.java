@@ -6,10 +6,9 @@ import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.tools.control.ToolProvider;
 import dev.amcp.gateway.tools.entity.ToolDescriptor;
 import dev.amcp.gateway.tools.entity.ToolResult;
-import dev.amcp.gateway.workspace.control.WorkspaceService;
+import dev.amcp.gateway.workspace.control.ServerDirectory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import java.util.List;
 
@@ -34,18 +33,18 @@ public class ProposeCodeToolProvider implements ToolProvider {
              "required": ["name", "description", "code", "uses"], "additionalProperties": false}""");
 
     @Inject
-    WorkspaceService workspaces;
+    ServerDirectory servers;
 
     @Inject
     ProposalService proposals;
 
     @Override
     public List<VirtualTool> virtualTools(Caller caller) {
-        var server = InlineServers.offering(caller, NAME, workspaces);
+        var server = InlineServers.offering(caller, NAME, servers);
         if (server.isEmpty()) {
             return List.of();
         }
-        long serverId = server.get().getId();
+        long serverId = server.get().id();
         return List.of(new VirtualTool() {
             @Override
             public ToolDescriptor descriptor() {
@@ -58,7 +57,7 @@ public class ProposeCodeToolProvider implements ToolProvider {
             @Override
             public ToolResult call(Caller c, JsonObject args) {
                 SkillSuggestion proposal = proposals.propose(c, serverId, args);
-                return ToolResult.json(Json.createObjectBuilder().add("proposalId", proposal.getId())
+                return ToolResult.json(JsonSupport.JSON.createObjectBuilder().add("proposalId", proposal.getId())
                         .add("status", proposal.getStatus())
                         .add("message", "Proposed '" + proposal.getName() + "'; an admin will review it").build());
             }

@@ -1,7 +1,6 @@
 package dev.amcp.gateway.codemode.entity;
 
 import dev.amcp.gateway.platform.control.JsonSupport;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
@@ -35,9 +34,9 @@ public record CodeToolSpec(String code, List<String> uses, String runAs, boolean
     }
 
     public JsonObject toMapping() {
-        JsonArrayBuilder u = Json.createArrayBuilder();
+        JsonArrayBuilder u = JsonSupport.JSON.createArrayBuilder();
         uses.forEach(u::add);
-        return Json.createObjectBuilder().add("method", "code").add("code", code).add("uses", u).add("runAs", runAs)
+        return JsonSupport.JSON.createObjectBuilder().add("method", "code").add("code", code).add("uses", u).add("runAs", runAs)
                 .add("allowWrites", allowWrites).build();
     }
 }

@@ -1,6 +1,6 @@
 package dev.amcp.gateway.codemode.entity;
 
-import jakarta.json.Json;
+import dev.amcp.gateway.platform.control.JsonSupport;
 import jakarta.json.JsonObject;
 
 /**
@@ -18,7 +18,7 @@ public record RunLimits(int timeoutMs, int memoryMb, int maxBridgeCalls, int max
     }
 
     public JsonObject startFrameLimits() {
-        return Json.createObjectBuilder().add("timeoutMs", timeoutMs).add("memoryMb", memoryMb)
+        return JsonSupport.JSON.createObjectBuilder().add("timeoutMs", timeoutMs).add("memoryMb", memoryMb)
                 .add("maxBridgeCalls", maxBridgeCalls).add("maxOutputBytes", maxResultBytes).build();
     }
 }

@@ -1,6 +1,6 @@
 package dev.amcp.gateway.codemode.entity;
 
-import jakarta.json.Json;
+import dev.amcp.gateway.platform.control.JsonSupport;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
@@ -25,8 +25,8 @@ public record RunOutcome(String runId, RunStatus status, JsonValue value, String
     }
 
     public JsonObject traceJson() {
-        JsonArrayBuilder calls = Json.createArrayBuilder();
+        JsonArrayBuilder calls = JsonSupport.JSON.createArrayBuilder();
         trace.forEach(c -> calls.add(c.json()));
-        return Json.createObjectBuilder().add("calls", calls).build();
+        return JsonSupport.JSON.createObjectBuilder().add("calls", calls).build();
     }
 }

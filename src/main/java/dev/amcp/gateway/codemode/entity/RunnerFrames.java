@@ -1,7 +1,6 @@
 package dev.amcp.gateway.codemode.entity;
 
 import dev.amcp.gateway.platform.control.JsonSupport;
-import jakarta.json.Json;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
@@ -74,18 +73,18 @@ public final class RunnerFrames {
     }
 
     public static String start(String runId, String code, JsonValue input, RunLimits limits) {
-        return Json.createObjectBuilder().add("type", "start").add("runId", runId).add("code", code)
+        return JsonSupport.JSON.createObjectBuilder().add("type", "start").add("runId", runId).add("code", code)
                 .add("input", input == null ? JsonValue.NULL : input).add("limits", limits.startFrameLimits()).build().toString();
     }
 
     public static String bridgeOk(long id, JsonValue value) {
-        return Json.createObjectBuilder().add("type", "bridge_result").add("id", id).add("ok", true)
+        return JsonSupport.JSON.createObjectBuilder().add("type", "bridge_result").add("id", id).add("ok", true)
                 .add("value", value == null ? JsonValue.NULL : value).build().toString();
     }
 
     public static String bridgeError(long id, String code, String message) {
-        return Json.createObjectBuilder().add("type", "bridge_result").add("id", id).add("ok", false)
-                .add("error", Json.createObjectBuilder().add("code", code).add("message", message)).build().toString();
+        return JsonSupport.JSON.createObjectBuilder().add("type", "bridge_result").add("id", id).add("ok", false)
+                .add("error", JsonSupport.JSON.createObjectBuilder().add("code", code).add("message", message)).build().toString();
     }
 
     public static String cancel() {

@@ -1,9 +1,9 @@
 package dev.amcp.gateway.demo.boundary;
 
 import dev.amcp.gateway.demo.control.DemoStore;
+import dev.amcp.gateway.platform.control.JsonSupport;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
@@ -98,9 +98,9 @@ public class DemoApiResource {
     }
 
     private static <T> String list(String key, List<T> items, Function<T, JsonObject> json) {
-        JsonArrayBuilder array = Json.createArrayBuilder();
+        JsonArrayBuilder array = JsonSupport.JSON.createArrayBuilder();
         items.forEach(i -> array.add(json.apply(i)));
-        return Json.createObjectBuilder().add(key, array).add("count", items.size()).build().toString();
+        return JsonSupport.JSON.createObjectBuilder().add(key, array).add("count", items.size()).build().toString();
     }
 
     private static int clamp(int limit) {
@@ -112,11 +112,11 @@ public class DemoApiResource {
     }
 
     private static Response notFound(String what) {
-        return Response.status(Response.Status.NOT_FOUND).entity(Json.createObjectBuilder().add("error", "No " + what).build().toString()).build();
+        return Response.status(Response.Status.NOT_FOUND).entity(JsonSupport.JSON.createObjectBuilder().add("error", "No " + what).build().toString()).build();
     }
 
     private static Response badRequest(String message) {
         return Response.status(Response.Status.BAD_REQUEST)
-                .entity(Json.createObjectBuilder().add("error", String.valueOf(message)).build().toString()).build();
+                .entity(JsonSupport.JSON.createObjectBuilder().add("error", String.valueOf(message)).build().toString()).build();
     }
 }

@@ -1,7 +1,7 @@
 package dev.amcp.gateway.demo.control;
 
+import dev.amcp.gateway.platform.control.JsonSupport;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import java.util.ArrayList;
@@ -27,14 +27,14 @@ public class DemoStore {
 
     public record Customer(int id, String name, String email, String city, String tier) {
         public JsonObject json() {
-            return Json.createObjectBuilder().add("id", id).add("name", name).add("email", email).add("city", city)
+            return JsonSupport.JSON.createObjectBuilder().add("id", id).add("name", name).add("email", email).add("city", city)
                     .add("tier", tier).build();
         }
     }
 
     public record Order(int id, int customerId, String sku, int quantity, double amount, String status, String note) {
         public JsonObject json() {
-            JsonObjectBuilder b = Json.createObjectBuilder().add("id", id).add("customerId", customerId).add("sku", sku)
+            JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder().add("id", id).add("customerId", customerId).add("sku", sku)
                     .add("quantity", quantity).add("amount", amount).add("status", status);
             if (note != null) {
                 b.add("note", note);
@@ -45,7 +45,7 @@ public class DemoStore {
 
     public record Product(String sku, String name, int stock, int reorderLevel, double price) {
         public JsonObject json() {
-            return Json.createObjectBuilder().add("sku", sku).add("name", name).add("stock", stock)
+            return JsonSupport.JSON.createObjectBuilder().add("sku", sku).add("name", name).add("stock", stock)
                     .add("reorderLevel", reorderLevel).add("price", price).build();
         }
     }

@@ -1,8 +1,7 @@
 package dev.amcp.gateway.editor.boundary;
 
-import dev.amcp.gateway.audit.control.CodeRunRecorder;
+import dev.amcp.gateway.audit.control.CodeRunUsage;
 import dev.amcp.gateway.editor.control.LicenseUsages;
-import dev.amcp.gateway.editor.control.RunViews;
 import dev.amcp.gateway.governance.control.GateRefusedException;
 import dev.amcp.gateway.governance.control.LicenseService;
 import dev.amcp.gateway.governance.entity.Caller;
@@ -30,7 +29,7 @@ public class LicenseServlet extends EditorServlet {
     ToolService tools;
 
     @Inject
-    CodeRunRecorder recorder;
+    CodeRunUsage usage;
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
@@ -79,7 +78,7 @@ public class LicenseServlet extends EditorServlet {
     private void show(HttpServletRequest request, HttpServletResponse response, Caller caller, String document, String formError)
             throws ServletException, IOException {
         long codeTools = tools.tools(caller.workspaceId()).stream().filter(McpTool::isCodeTool).count();
-        long runs = recorder.countedRunsSince(caller.workspaceId(), RunViews.monthStart());
+        long runs = usage.counted(caller.workspaceId(), CodeRunUsage.currentMonth());
         request.setAttribute("usage", LicenseUsages.of(licenses.current(), codeTools, runs, locale(request)));
         request.setAttribute("document", document);
         request.setAttribute("formError", formError);

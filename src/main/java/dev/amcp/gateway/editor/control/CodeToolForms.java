@@ -3,9 +3,9 @@ package dev.amcp.gateway.editor.control;
 import dev.amcp.gateway.codemode.entity.CodeToolDraft;
 import dev.amcp.gateway.codemode.entity.CodeToolSpec;
 import dev.amcp.gateway.editor.entity.CodeToolForm;
+import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.tools.entity.McpTool;
 import dev.amcp.gateway.tools.entity.ToolDraft;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonValue;
@@ -93,9 +93,9 @@ public final class CodeToolForms {
      * {@code {"orders_list": ["customerId", "status"], …}}.
      */
     public static String completions(List<McpTool> tools) {
-        JsonObjectBuilder all = Json.createObjectBuilder();
+        JsonObjectBuilder all = JsonSupport.JSON.createObjectBuilder();
         for (McpTool tool : tools) {
-            var keys = Json.createArrayBuilder();
+            var keys = JsonSupport.JSON.createArrayBuilder();
             JsonObject schema = tool.getInputSchema();
             if (schema != null && schema.get("properties") instanceof JsonObject properties) {
                 properties.keySet().forEach(keys::add);

@@ -4,7 +4,6 @@ import dev.amcp.gateway.editor.entity.HttpToolForm;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.tools.entity.McpTool;
 import dev.amcp.gateway.tools.entity.ToolDraft;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonString;
@@ -76,7 +75,7 @@ public final class HttpToolForms {
      * is left out of the draft, so the draft must not be saved while {@code errors} is not empty.
      */
     public static ToolDraft toDraft(HttpToolForm form, Locale locale, Map<String, String> errors) {
-        JsonObjectBuilder mapping = Json.createObjectBuilder().add("method", form.getMethod());
+        JsonObjectBuilder mapping = JsonSupport.JSON.createObjectBuilder().add("method", form.getMethod());
         if (form.getName().isEmpty()) {
             errors.put("name", EditorMessages.get(locale, "error.required"));
         }
@@ -87,20 +86,20 @@ public final class HttpToolForms {
         }
         Map<String, String> query = pairs(form.getQuery(), "=", ARG, locale, "query", errors);
         if (!query.isEmpty()) {
-            JsonObjectBuilder q = Json.createObjectBuilder();
+            JsonObjectBuilder q = JsonSupport.JSON.createObjectBuilder();
             query.forEach(q::add);
             mapping.add("query", q);
         }
         Map<String, String> headers = pairs(form.getHeaders(), ":", HEADER, locale, "headers", errors);
         if (!headers.isEmpty()) {
-            JsonObjectBuilder h = Json.createObjectBuilder();
+            JsonObjectBuilder h = JsonSupport.JSON.createObjectBuilder();
             headers.forEach(h::add);
             mapping.add("headers", h);
         }
         if (!form.getBody().isEmpty()) {
             List<String> args = Arrays.stream(form.getBody().split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
             if (args.stream().allMatch(a -> ARG.matcher(a).matches())) {
-                var array = Json.createArrayBuilder();
+                var array = JsonSupport.JSON.createArrayBuilder();
                 args.forEach(array::add);
                 mapping.add("body", array);
             } else {
@@ -184,7 +183,7 @@ public final class HttpToolForms {
     /** JSON text indented for a form field. */
     public static String pretty(JsonValue value) {
         java.io.StringWriter out = new java.io.StringWriter();
-        try (var writer = Json.createWriterFactory(Map.of(jakarta.json.stream.JsonGenerator.PRETTY_PRINTING, true)).createWriter(out)) {
+        try (var writer = JsonSupport.JSON.createWriterFactory(Map.of(jakarta.json.stream.JsonGenerator.PRETTY_PRINTING, true)).createWriter(out)) {
             writer.write(value);
         }
         return out.toString().strip();

@@ -48,9 +48,4 @@ public final class RunViews {
             return null;
         }
     }
-
-    /** The first instant of the current calendar month (UTC), from which monthly runs count. */
-    public static Instant monthStart() {
-        return LocalDate.now(ZoneOffset.UTC).withDayOfMonth(1).atStartOfDay().toInstant(ZoneOffset.UTC);
-    }
 }

@@ -2,11 +2,11 @@ package dev.amcp.gateway.governance.boundary;
 
 import dev.amcp.gateway.governance.control.LicenseService;
 import dev.amcp.gateway.governance.entity.LicenseTerms;
+import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.workspace.boundary.Authenticated;
 import dev.amcp.gateway.workspace.boundary.CurrentCaller;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -45,7 +45,7 @@ public class LicenseResource {
     }
 
     static JsonObject json(LicenseTerms terms) {
-        var b = Json.createObjectBuilder().add("edition", terms.edition().wire()).add("licensee", terms.licensee())
+        var b = JsonSupport.JSON.createObjectBuilder().add("edition", terms.edition().wire()).add("licensee", terms.licensee())
                 .add("features", terms.features());
         if (terms.expiresAt() != null) {
             b.add("expiresAt", terms.expiresAt().toString());

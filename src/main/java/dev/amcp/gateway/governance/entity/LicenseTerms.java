@@ -1,6 +1,6 @@
 package dev.amcp.gateway.governance.entity;
 
-import jakarta.json.Json;
+import dev.amcp.gateway.platform.control.JsonSupport;
 import jakarta.json.JsonObject;
 import java.time.Instant;
 
@@ -27,7 +27,7 @@ public record LicenseTerms(Edition edition, String licensee, Instant issuedAt, I
     }
 
     public JsonObject features() {
-        return Json.createObjectBuilder().add("maxCodeTools", maxCodeTools).add("monthlyCodeRuns", monthlyCodeRuns)
+        return JsonSupport.JSON.createObjectBuilder().add("maxCodeTools", maxCodeTools).add("monthlyCodeRuns", monthlyCodeRuns)
                 .add("allowWrites", allowsWrites()).build();
     }
 }

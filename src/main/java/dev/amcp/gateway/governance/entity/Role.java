@@ -6,6 +6,7 @@ import jakarta.persistence.Column;
 import jakarta.persistence.Convert;
 import jakarta.persistence.ElementCollection;
 import jakarta.persistence.Entity;
+import jakarta.persistence.EntityListeners;
 import jakarta.persistence.FetchType;
 import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
@@ -21,6 +22,7 @@ import java.util.TreeSet;
 /** A workspace role: a set of capabilities and the MCP servers it may use. */
 @Entity
 @Table(name = "roles")
+@EntityListeners(AccessChanges.class)
 @NamedQuery(name = Role.BY_NAME, query = "select r from Role r where r.workspaceId = :workspaceId and r.name = :name")
 @NamedQuery(name = Role.BY_WORKSPACE, query = "select r from Role r where r.workspaceId = :workspaceId order by r.name")
 public class Role {

@@ -14,12 +14,11 @@ import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.platform.control.Settings;
 import dev.amcp.gateway.tools.control.CallContext;
 import dev.amcp.gateway.workspace.boundary.BearerAuthFilter;
+import dev.amcp.gateway.workspace.control.ApiKeyAuthenticator;
 import dev.amcp.gateway.workspace.control.ApiKeyService;
-import dev.amcp.gateway.workspace.control.WorkspaceService;
-import dev.amcp.gateway.workspace.entity.McpServerConfig;
+import dev.amcp.gateway.workspace.control.ServerDirectory;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
@@ -65,10 +64,10 @@ public class McpResource {
     private static final Logger LOG = Logger.getLogger(McpResource.class.getName());
 
     @Inject
-    ApiKeyService apiKeys;
+    ApiKeyAuthenticator apiKeys;
 
     @Inject
-    WorkspaceService workspaces;
+    ServerDirectory servers;
 
     @Inject
     McpProtocol protocol;
@@ -141,14 +140,14 @@ public class McpResource {
         } else {
             long workspaceId = caller.workspaceId();
             Caller c = caller;
-            Optional<McpServerConfig> server = workspaces.findServer(workspaceId, slug)
-                    .filter(s -> s.getWorkspaceId() == workspaceId && c.role().mayUseServer(s.getId()));
+            Optional<ServerDirectory.ServerRef> server = servers.bySlug(workspaceId, slug)
+                    .filter(s -> s.workspaceId() == workspaceId && c.role().mayUseServer(s.id()));
             if (server.isEmpty()) {
                 return error(404, McpError.INVALID_REQUEST, "No MCP server '" + clip(slug) + "' is available to this key");
             }
-            caller = caller.withScope(CallScope.server(server.get().getId()));
+            caller = caller.withScope(CallScope.server(server.get().id()));
             endpoint = "/mcp/" + slug;
-            title = server.get().getName();
+            title = server.get().name();
         }
         String versionHeader = headers.getHeaderString(VERSION_HEADER);
         ProtocolVersion headerVersion = null;
@@ -255,7 +254,7 @@ public class McpResource {
         if (replies.isEmpty()) {
             return Response.accepted().build();
         }
-        JsonArrayBuilder array = Json.createArrayBuilder();
+        JsonArrayBuilder array = JsonSupport.JSON.createArrayBuilder();
         replies.forEach(array::add);
         return Response.ok(array.build().toString(), MediaType.APPLICATION_JSON_TYPE).build();
     }

@@ -1,6 +1,6 @@
 package dev.amcp.gateway.mcp.entity;
 
-import jakarta.json.Json;
+import dev.amcp.gateway.platform.control.JsonSupport;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
@@ -53,12 +53,12 @@ public record JsonRpcMessage(Kind kind, JsonValue id, String method, JsonObject 
     }
 
     public static JsonObject result(JsonValue id, JsonObject result) {
-        return Json.createObjectBuilder().add("jsonrpc", "2.0").add("id", id).add("result", result).build();
+        return JsonSupport.JSON.createObjectBuilder().add("jsonrpc", "2.0").add("id", id).add("result", result).build();
     }
 
     public static JsonObject error(JsonValue id, int code, String message) {
-        return Json.createObjectBuilder().add("jsonrpc", "2.0").add("id", id == null ? JsonValue.NULL : id)
-                .add("error", Json.createObjectBuilder().add("code", code).add("message", message)).build();
+        return JsonSupport.JSON.createObjectBuilder().add("jsonrpc", "2.0").add("id", id == null ? JsonValue.NULL : id)
+                .add("error", JsonSupport.JSON.createObjectBuilder().add("code", code).add("message", message)).build();
     }
 
     public static JsonObject error(McpError e, JsonValue fallbackId) {
@@ -66,6 +66,6 @@ public record JsonRpcMessage(Kind kind, JsonValue id, String method, JsonObject 
     }
 
     public static JsonObject notification(String method, JsonObject params) {
-        return Json.createObjectBuilder().add("jsonrpc", "2.0").add("method", method).add("params", params).build();
+        return JsonSupport.JSON.createObjectBuilder().add("jsonrpc", "2.0").add("method", method).add("params", params).build();
     }
 }

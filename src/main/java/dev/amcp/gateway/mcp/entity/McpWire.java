@@ -1,8 +1,8 @@
 package dev.amcp.gateway.mcp.entity;
 
+import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.tools.entity.ToolDescriptor;
 import dev.amcp.gateway.tools.entity.ToolResult;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -16,7 +16,7 @@ public final class McpWire {
 
     public record Implementation(String name, String title, String version) {
         JsonObject toJson(ProtocolVersion v) {
-            JsonObjectBuilder b = Json.createObjectBuilder().add("name", name).add("version", version);
+            JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder().add("name", name).add("version", version);
             if (v.hasStructuredOutput() && title != null) {
                 b.add("title", title);
             }
@@ -26,10 +26,10 @@ public final class McpWire {
 
     public record InitializeResult(ProtocolVersion protocolVersion, Implementation serverInfo, String instructions) {
         public JsonObject toJson() {
-            JsonObjectBuilder b = Json.createObjectBuilder()
+            JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder()
                     .add("protocolVersion", protocolVersion.wire())
-                    .add("capabilities", Json.createObjectBuilder()
-                            .add("tools", Json.createObjectBuilder().add("listChanged", false)))
+                    .add("capabilities", JsonSupport.JSON.createObjectBuilder()
+                            .add("tools", JsonSupport.JSON.createObjectBuilder().add("listChanged", false)))
                     .add("serverInfo", serverInfo.toJson(protocolVersion));
             if (instructions != null) {
                 b.add("instructions", instructions);
@@ -42,7 +42,7 @@ public final class McpWire {
     public record Tool(ToolDescriptor descriptor) {
         public JsonObject toJson(ProtocolVersion v) {
             ToolDescriptor d = descriptor;
-            JsonObjectBuilder b = Json.createObjectBuilder().add("name", d.name());
+            JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder().add("name", d.name());
             if (v.hasStructuredOutput() && d.title() != null) {
                 b.add("title", d.title());
             }
@@ -51,7 +51,7 @@ public final class McpWire {
             if (v.hasStructuredOutput() && d.outputSchema() != null && isObjectSchema(d.outputSchema())) {
                 b.add("outputSchema", d.outputSchema());
             }
-            JsonObjectBuilder annotations = Json.createObjectBuilder();
+            JsonObjectBuilder annotations = JsonSupport.JSON.createObjectBuilder();
             if (d.title() != null) {
                 annotations.add("title", d.title());
             }
@@ -70,9 +70,9 @@ public final class McpWire {
 
     public record ToolsPage(List<Tool> tools, String nextCursor) {
         public JsonObject toJson(ProtocolVersion v) {
-            JsonArrayBuilder array = Json.createArrayBuilder();
+            JsonArrayBuilder array = JsonSupport.JSON.createArrayBuilder();
             tools.forEach(t -> array.add(t.toJson(v)));
-            JsonObjectBuilder b = Json.createObjectBuilder().add("tools", array);
+            JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder().add("tools", array);
             if (nextCursor != null) {
                 b.add("nextCursor", nextCursor);
             }
@@ -83,8 +83,8 @@ public final class McpWire {
     /** A {@code CallToolResult}: the text, the structured value next to its JSON text, and the error flag. */
     public record CallToolResult(ToolResult result) {
         public JsonObject toJson(ProtocolVersion v) {
-            JsonObjectBuilder b = Json.createObjectBuilder()
-                    .add("content", Json.createArrayBuilder().add(Json.createObjectBuilder()
+            JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder()
+                    .add("content", JsonSupport.JSON.createArrayBuilder().add(JsonSupport.JSON.createObjectBuilder()
                             .add("type", "text").add("text", result.text() == null ? "" : result.text())))
                     .add("isError", result.isError());
             if (v.hasStructuredOutput() && !result.isError() && result.structuredContent() != null) {
@@ -95,7 +95,7 @@ public final class McpWire {
     }
 
     public static JsonObject progress(JsonValue token, double progress, Double total, String message) {
-        JsonObjectBuilder p = Json.createObjectBuilder().add("progressToken", token).add("progress", progress);
+        JsonObjectBuilder p = JsonSupport.JSON.createObjectBuilder().add("progressToken", token).add("progress", progress);
         if (total != null) {
             p.add("total", total);
         }

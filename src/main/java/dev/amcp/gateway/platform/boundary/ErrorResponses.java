@@ -1,6 +1,6 @@
 package dev.amcp.gateway.platform.boundary;
 
-import jakarta.json.Json;
+import dev.amcp.gateway.platform.control.JsonSupport;
 import jakarta.json.JsonObject;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -16,9 +16,9 @@ public final class ErrorResponses {
     }
 
     public static Response of(Response.Status status, String code, String message, Map<String, String> fields) {
-        var body = Json.createObjectBuilder().add("error", code).add("message", message);
+        var body = JsonSupport.JSON.createObjectBuilder().add("error", code).add("message", message);
         if (!fields.isEmpty()) {
-            var f = Json.createObjectBuilder();
+            var f = JsonSupport.JSON.createObjectBuilder();
             fields.forEach(f::add);
             body.add("fields", f);
         }

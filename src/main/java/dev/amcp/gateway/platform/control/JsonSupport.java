@@ -1,10 +1,10 @@
 package dev.amcp.gateway.platform.control;
 
-import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import jakarta.json.JsonValue;
+import jakarta.json.spi.JsonProvider;
 import jakarta.json.stream.JsonParsingException;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
@@ -12,11 +12,17 @@ import java.nio.charset.StandardCharsets;
 /** Small JSON-P helpers shared by every feature. */
 public final class JsonSupport {
 
+    /**
+     * The JSON-P provider, looked up once: {@code Json.createXxx} looks it up through the service loader on every
+     * call, which cost 5 % of the gateway's CPU per MCP request in a profile.
+     */
+    public static final JsonProvider JSON = JsonProvider.provider();
+
     private JsonSupport() {}
 
     /** Parses any JSON text; throws {@link IllegalArgumentException} with the parser's message on bad input. */
     public static JsonValue parse(String text) {
-        try (JsonReader reader = Json.createReader(new StringReader(text))) {
+        try (JsonReader reader = JSON.createReader(new StringReader(text))) {
             return reader.readValue();
         } catch (JsonParsingException e) {
             throw new IllegalArgumentException("Malformed JSON: " + e.getMessage(), e);

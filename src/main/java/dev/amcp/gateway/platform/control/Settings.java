@@ -2,12 +2,15 @@ package dev.amcp.gateway.platform.control;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.microprofile.config.Config;
 
 /**
  * Typed access to the gateway's settings. Every setting comes from MicroProfile Config, so an operator sets it as
- * an environment variable, a server.xml variable or a system property.
+ * an environment variable, a server.xml variable or a system property. Each is read once per application start and
+ * then kept: some are read on every request, and a MicroProfile Config lookup walks every config source.
  */
 @ApplicationScoped
 public class Settings {
@@ -15,8 +18,10 @@ public class Settings {
     @Inject
     Config config;
 
+    private final Map<String, Optional<String>> read = new ConcurrentHashMap<>();
+
     public Optional<String> get(String name) {
-        return config.getOptionalValue(name, String.class).filter(v -> !v.isBlank());
+        return read.computeIfAbsent(name, n -> config.getOptionalValue(n, String.class).filter(v -> !v.isBlank()));
     }
 
     public String get(String name, String fallback) {

@@ -1,6 +1,5 @@
 package dev.amcp.gateway.platform.control;
 
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonString;
 import jakarta.persistence.AttributeConverter;
@@ -15,7 +14,7 @@ import java.util.stream.Collectors;
 public class StringSetConverter implements AttributeConverter<Set<String>, Object> {
     @Override
     public Object convertToDatabaseColumn(Set<String> values) {
-        JsonArrayBuilder array = Json.createArrayBuilder();
+        JsonArrayBuilder array = JsonSupport.JSON.createArrayBuilder();
         new TreeSet<>(values == null ? Set.of() : values).forEach(array::add);
         return array.build().toString();
     }

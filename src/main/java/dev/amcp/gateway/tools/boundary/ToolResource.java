@@ -14,7 +14,6 @@ import dev.amcp.gateway.workspace.boundary.Authenticated;
 import dev.amcp.gateway.workspace.boundary.CurrentCaller;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -54,11 +53,11 @@ public class ToolResource {
 
     @GET
     public String list() {
-        JsonArrayBuilder array = Json.createArrayBuilder();
+        JsonArrayBuilder array = JsonSupport.JSON.createArrayBuilder();
         for (ToolDescriptor d : catalog.list(caller.get())) {
             array.add(describe(d));
         }
-        return Json.createObjectBuilder().add("tools", array).build().toString();
+        return JsonSupport.JSON.createObjectBuilder().add("tools", array).build().toString();
     }
 
     /** Calls a tool with the posted JSON object as its arguments and answers the MCP-shaped result. */
@@ -114,9 +113,9 @@ public class ToolResource {
 
     /** 201 (or 200) with the saved tool and any soft-limit warnings. */
     public static Response saved(McpTool tool, java.util.List<String> warnings, boolean created) {
-        var w = Json.createArrayBuilder();
+        var w = JsonSupport.JSON.createArrayBuilder();
         warnings.forEach(w::add);
-        JsonObject saved = Json.createObjectBuilder().add("id", tool.getId()).add("name", tool.getName())
+        JsonObject saved = JsonSupport.JSON.createObjectBuilder().add("id", tool.getId()).add("name", tool.getName())
                 .add("method", tool.getMethod()).add("readOnly", tool.isReadOnly()).add("warnings", w).build();
         return Response.status(created ? Response.Status.CREATED : Response.Status.OK).entity(saved.toString()).build();
     }
@@ -133,7 +132,7 @@ public class ToolResource {
     }
 
     static JsonObject describe(ToolDescriptor d) {
-        JsonObjectBuilder b = Json.createObjectBuilder().add("name", d.name()).add("readOnly", d.readOnly())
+        JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder().add("name", d.name()).add("readOnly", d.readOnly())
                 .add("inputSchema", d.inputSchema());
         if (d.title() != null) {
             b.add("title", d.title());
@@ -146,8 +145,8 @@ public class ToolResource {
 
     /** {@code {"content":[{"type":"text","text":...}], "structuredContent": {...}, "isError": bool}} */
     public static JsonObject resultJson(ToolResult result) {
-        JsonObjectBuilder b = Json.createObjectBuilder()
-                .add("content", Json.createArrayBuilder().add(Json.createObjectBuilder().add("type", "text").add("text", result.text())))
+        JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder()
+                .add("content", JsonSupport.JSON.createArrayBuilder().add(JsonSupport.JSON.createObjectBuilder().add("type", "text").add("text", result.text())))
                 .add("isError", result.isError());
         if (result.structuredContent() != null) {
             b.add("structuredContent", result.structuredContent());

@@ -9,7 +9,6 @@ import dev.amcp.gateway.tools.entity.ToolResult;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonString;
@@ -128,7 +127,7 @@ public class HttpToolInvoker implements ToolInvoker {
             builder.setHeader(settings.get("AMCP_CREDENTIAL_" + name + "_HEADER", "Authorization"), secret);
         }
         if (mapping.sendsBody()) {
-            JsonObjectBuilder body = Json.createObjectBuilder();
+            JsonObjectBuilder body = JsonSupport.JSON.createObjectBuilder();
             args.forEach((k, v) -> {
                 boolean listed = mapping.body() == null ? !consumed.contains(k) : mapping.body().contains(k);
                 if (listed) {
@@ -162,7 +161,7 @@ public class HttpToolInvoker implements ToolInvoker {
             return ToolResult.error("Upstream answered HTTP " + status + (body.isBlank() ? "" : ": " + snippet(body)));
         }
         if (body.isBlank()) {
-            return ToolResult.json(Json.createObjectBuilder().add("status", status).build());
+            return ToolResult.json(JsonSupport.JSON.createObjectBuilder().add("status", status).build());
         }
         try {
             return ToolResult.json(JsonSupport.parse(body));

@@ -1,6 +1,6 @@
 package dev.amcp.gateway.tools.entity;
 
-import jakarta.json.Json;
+import dev.amcp.gateway.platform.control.JsonSupport;
 import jakarta.json.JsonObject;
 
 /**
@@ -11,7 +11,7 @@ public record ToolDescriptor(String name, String title, String description, Json
                              JsonObject outputSchema, boolean readOnly, boolean destructive, boolean idempotent,
                              boolean codeTool) {
 
-    public static final JsonObject EMPTY_OBJECT_SCHEMA = Json.createObjectBuilder().add("type", "object").build();
+    public static final JsonObject EMPTY_OBJECT_SCHEMA = JsonSupport.JSON.createObjectBuilder().add("type", "object").build();
 
     public static ToolDescriptor of(McpTool tool) {
         String method = tool.getMethod();

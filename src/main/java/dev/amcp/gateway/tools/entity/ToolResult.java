@@ -1,6 +1,6 @@
 package dev.amcp.gateway.tools.entity;
 
-import jakarta.json.Json;
+import dev.amcp.gateway.platform.control.JsonSupport;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 
@@ -27,6 +27,6 @@ public record ToolResult(String text, JsonObject structuredContent, JsonValue va
 
     /** The error as a JSON object {@code {"error": message}}, for surfaces that only speak JSON. */
     public JsonObject errorObject() {
-        return Json.createObjectBuilder().add("error", text).build();
+        return JsonSupport.JSON.createObjectBuilder().add("error", text).build();
     }
 }

@@ -1,9 +1,10 @@
 package dev.amcp.gateway.workspace.boundary;
 
+import dev.amcp.gateway.platform.control.JsonSupport;
+import dev.amcp.gateway.workspace.control.ApiKeyAuthenticator;
 import dev.amcp.gateway.workspace.control.ApiKeyService;
 import jakarta.annotation.Priority;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
@@ -21,7 +22,7 @@ public class BearerAuthFilter implements ContainerRequestFilter {
     public static final String CHALLENGE = "Bearer realm=\"amcp\"";
 
     @Inject
-    ApiKeyService apiKeys;
+    ApiKeyAuthenticator apiKeys;
 
     @Inject
     CurrentCaller currentCaller;
@@ -39,7 +40,7 @@ public class BearerAuthFilter implements ContainerRequestFilter {
         return Response.status(Response.Status.UNAUTHORIZED)
                 .header(HttpHeaders.WWW_AUTHENTICATE, presented ? CHALLENGE + ", error=\"invalid_token\"" : CHALLENGE)
                 .type(MediaType.APPLICATION_JSON)
-                .entity(Json.createObjectBuilder().add("error", "unauthorized").add("message", message).build().toString())
+                .entity(JsonSupport.JSON.createObjectBuilder().add("error", "unauthorized").add("message", message).build().toString())
                 .build();
     }
 }

@@ -84,12 +84,16 @@ public class ApiKeyService {
         return revoke(caller.workspaceId(), keyId);
     }
 
-    /** Resolves an {@code Authorization} header to a caller, or empty for a missing, unknown, revoked or expired key. */
-    public Optional<Caller> authenticate(String authorizationHeader) {
-        return bearerToken(authorizationHeader).flatMap(this::authenticateKey);
+    /** A caller found for a key, and until when the key itself is valid (null: no expiry). */
+    public record VerifiedKey(Caller caller, Instant keyExpiresAt) {}
+
+    /** Resolves a key to its caller, or empty for an unknown, revoked or expired key or a disabled user. */
+    public Optional<Caller> authenticateKey(String plaintext) {
+        return verify(plaintext).map(VerifiedKey::caller);
     }
 
-    public Optional<Caller> authenticateKey(String plaintext) {
+    /** Looks a key up in the database; {@link ApiKeyAuthenticator} keeps the answers for a few seconds. */
+    public Optional<VerifiedKey> verify(String plaintext) {
         String hash = sha256(plaintext);
         Instant now = Instant.now();
         Optional<ApiKey> found = em.createNamedQuery(ApiKey.BY_HASH, ApiKey.class).setParameter("hash", hash)
@@ -105,11 +109,12 @@ public class ApiKeyService {
             return Optional.empty();
         }
         if (key.getLastUsedAt() == null || key.getLastUsedAt().plus(LAST_USED_GRANULARITY).isBefore(now)) {
-            key.setLastUsedAt(now);
+            // a bulk update, so this bookkeeping does not count as an access change (see AccessChanges)
+            em.createNamedQuery(ApiKey.TOUCH).setParameter("id", key.getId()).setParameter("now", now).executeUpdate();
         }
         Role role = em.find(Role.class, key.getRoleId() != null ? key.getRoleId() : user.getRoleId());
-        return Optional.of(new Caller(key.getWorkspaceId(), user.getId(), key.getId(), user.getUsername(),
-                role.toGrant(), CallScope.UNRESTRICTED));
+        return Optional.of(new VerifiedKey(new Caller(key.getWorkspaceId(), user.getId(), key.getId(), user.getUsername(),
+                role.toGrant(), CallScope.UNRESTRICTED), key.getExpiresAt()));
     }
 
     public List<ApiKey> keys(long workspaceId) {

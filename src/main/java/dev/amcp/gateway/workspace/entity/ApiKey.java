@@ -1,7 +1,9 @@
 package dev.amcp.gateway.workspace.entity;
 
+import dev.amcp.gateway.governance.entity.AccessChanges;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
+import jakarta.persistence.EntityListeners;
 import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
@@ -12,12 +14,15 @@ import java.time.Instant;
 /** An API key. Only the SHA-256 of the key is stored; the key itself is shown once, when it is created. */
 @Entity
 @Table(name = "api_keys")
+@EntityListeners(AccessChanges.class)
 @NamedQuery(name = ApiKey.BY_HASH, query = "select k from ApiKey k where k.keyHash = :hash")
+@NamedQuery(name = ApiKey.TOUCH, query = "update ApiKey k set k.lastUsedAt = :now where k.id = :id")
 @NamedQuery(name = ApiKey.BY_WORKSPACE, query = "select k from ApiKey k where k.workspaceId = :workspaceId order by k.createdAt desc")
 public class ApiKey {
 
     public static final String BY_HASH = "ApiKey.byHash";
     public static final String BY_WORKSPACE = "ApiKey.byWorkspace";
+    public static final String TOUCH = "ApiKey.touch";
 
     @Id
     @GeneratedValue(strategy = GenerationType.IDENTITY)

@@ -1,7 +1,9 @@
 package dev.amcp.gateway.workspace.entity;
 
+import dev.amcp.gateway.governance.entity.AccessChanges;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
+import jakarta.persistence.EntityListeners;
 import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
@@ -12,6 +14,7 @@ import java.time.Instant;
 /** An MCP server of a workspace: a named group of tools served at {@code /mcp/{slug}}. */
 @Entity
 @Table(name = "mcp_server_configs")
+@EntityListeners(AccessChanges.class)
 @NamedQuery(name = McpServerConfig.BY_SLUG, query = "select s from McpServerConfig s where s.workspaceId = :workspaceId and s.slug = :slug")
 @NamedQuery(name = McpServerConfig.BY_WORKSPACE, query = "select s from McpServerConfig s where s.workspaceId = :workspaceId order by s.slug")
 public class McpServerConfig {

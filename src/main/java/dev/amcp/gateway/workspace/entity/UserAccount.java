@@ -1,7 +1,9 @@
 package dev.amcp.gateway.workspace.entity;
 
+import dev.amcp.gateway.governance.entity.AccessChanges;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
+import jakarta.persistence.EntityListeners;
 import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
@@ -12,6 +14,7 @@ import java.time.Instant;
 /** A person in one workspace, holding one role. The password hash is PBKDF2 (Jakarta Security's format). */
 @Entity
 @Table(name = "users")
+@EntityListeners(AccessChanges.class)
 @NamedQuery(name = UserAccount.BY_USERNAME, query = "select u from UserAccount u where u.username = :username")
 public class UserAccount {
 

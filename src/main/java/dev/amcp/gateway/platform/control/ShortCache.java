@@ -1,0 +1,55 @@
+package dev.amcp.gateway.platform.control;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+
+/**
+ * Keeps database answers that every request needs (who a key is, which server a slug names) for a few seconds.
+ * An answer is dropped when its time is up or when the {@code generation} it was read under has moved on (a change
+ * on this node); empty answers are never kept, so unknown keys cannot fill it. Beyond {@code maxEntries} it starts over.
+ */
+public final class ShortCache<K, V> {
+
+    /** How long answers are kept, in seconds; 0 turns every such cache off. */
+    public static final String TTL_SETTING = "AMCP_ACCESS_CACHE_SECONDS";
+    public static final int DEFAULT_TTL_SECONDS = 5;
+
+    private record Kept<V>(V value, long generation, long keptUntilNanos) {}
+
+    private final Map<Object, Kept<V>> kept = new ConcurrentHashMap<>();
+    private final long ttlNanos;
+    private final LongSupplier generation;
+    private final int maxEntries;
+
+    public ShortCache(int ttlSeconds, LongSupplier generation, int maxEntries) {
+        this.ttlNanos = Math.max(0, ttlSeconds) * 1_000_000_000L;
+        this.generation = generation;
+        this.maxEntries = maxEntries;
+    }
+
+    /** The kept answer for {@code key}, or else the loader's, kept if present. */
+    public Optional<V> get(K key, Function<K, Optional<V>> loader) {
+        if (ttlNanos == 0) {
+            return loader.apply(key);
+        }
+        // Read before loading: a change that lands during the load makes this answer stale at once.
+        long generationNow = generation.getAsLong();
+        Kept<V> hit = kept.get(key);
+        if (hit != null && hit.generation() == generationNow && System.nanoTime() - hit.keptUntilNanos() < 0) {
+            return Optional.of(hit.value());
+        }
+        Optional<V> loaded = loader.apply(key);
+        if (loaded.isEmpty()) {
+            kept.remove(key);
+            return loaded;
+        }
+        if (kept.size() >= maxEntries) {
+            kept.clear();
+        }
+        kept.put(key, new Kept<>(loaded.get(), generationNow, System.nanoTime() + ttlNanos));
+        return loaded;
+    }
+}
