@@ -33,18 +33,20 @@ public class CodeRunRecorder {
     public record RunEnd(String status, String error, JsonObject trace, int bridgeCalls, long inputBytes,
                          long outputBytes, long consoleBytes, String console) {}
 
+    /** Writes the row of a starting run (status {@code RUNNING}); returns its primary key for {@link #finish}. */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
-    public void begin(RunIdentity id) {
+    public long begin(RunIdentity id) {
         CodeRun run = new CodeRun(id.runId(), id.workspaceId(), id.inline(), id.runAsMode(), id.runAsRole(),
                 id.codeSha256(), Instant.now());
         run.attribute(id.serverId(), id.toolId(), id.toolName(), id.invokerUserId(), id.invokerKeyId());
         em.persist(run);
+        em.flush(); // assigns the identity key now, so finish() finds the row by key instead of querying by run id
+        return run.getId();
     }
 
     @Transactional(Transactional.TxType.REQUIRES_NEW)
-    public void finish(String runId, RunEnd end) {
-        CodeRun run = em.createQuery("select r from CodeRun r where r.runId = :runId", CodeRun.class)
-                .setParameter("runId", runId).getSingleResult();
+    public void finish(long rowId, RunEnd end) {
+        CodeRun run = em.find(CodeRun.class, rowId);
         run.finish(end.status(), end.error(), end.trace(), end.bridgeCalls(), end.inputBytes(), end.outputBytes(),
                 end.consoleBytes(), Instant.now());
         run.keepConsoleTail(end.console());

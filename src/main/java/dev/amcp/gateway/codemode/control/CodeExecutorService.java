@@ -95,7 +95,7 @@ public class CodeExecutorService implements CancellationListener {
 
     private RunOutcome runLogged(String runId, CodeRunRequest request) {
         var invoker = request.invoker();
-        recorder.begin(new CodeRunRecorder.RunIdentity(runId, invoker.workspaceId(), request.serverId(), request.toolId(),
+        long row = recorder.begin(new CodeRunRecorder.RunIdentity(runId, invoker.workspaceId(), request.serverId(), request.toolId(),
                 request.toolName(), request.inline(), invoker.userId(), invoker.apiKeyId(), request.runAsMode(),
                 request.bridgeCaller().role().name(), Hashes.sha256(request.code())));
         RunOutcome outcome;
@@ -108,7 +108,7 @@ public class CodeExecutorService implements CancellationListener {
             outcome = new RunOutcome(runId, RunStatus.ERROR, null, "The gateway failed to run the code (reference " + reference + ")",
                     "", List.of(), 0, 0);
         }
-        recorder.finish(runId, new CodeRunRecorder.RunEnd(outcome.status().name(), outcome.error(), outcome.traceJson(),
+        recorder.finish(row, new CodeRunRecorder.RunEnd(outcome.status().name(), outcome.error(), outcome.traceJson(),
                 outcome.trace().size(), JsonSupport.utf8Length(request.code()) + JsonSupport.utf8Length(String.valueOf(request.input())),
                 outcome.outputBytes(), JsonSupport.utf8Length(outcome.console()), outcome.console()));
         RunOutcome finished = outcome;
