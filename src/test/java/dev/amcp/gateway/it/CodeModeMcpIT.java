@@ -7,9 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
 import jakarta.json.JsonObject;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -118,6 +121,33 @@ class CodeModeMcpIT {
             assertTrue(spin.isError());
             assertEquals("TIMEOUT", lastRun(t.getString("key")).getString("status"));
         }
+    }
+
+    /** A client that hangs up without notifications/cancelled: the next heartbeat write fails and the run stops. */
+    @Test
+    void aClientThatGoesAwayCancelsItsRun() throws Exception {
+        JsonObject t = tenant();
+        String key = t.getString("key");
+        byte[] body = McpHttp.request(1, "tools/call", "{\"name\":\"code_execute\",\"arguments\":{\"code\":\"while (true) {}\"}}")
+                .getBytes(StandardCharsets.UTF_8);
+        URI base = URI.create(McpHttp.base());
+        long start = System.nanoTime();
+        try (Socket socket = new Socket(base.getHost(), base.getPort())) {
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST /mcp/demo HTTP/1.1\r\nHost: " + base.getHost() + ":" + base.getPort() + "\r\nAuthorization: Bearer " + key
+                    + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: " + body.length
+                    + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(body);
+            out.flush();
+            Thread.sleep(400); // the run has started; now the client goes away
+        }
+        JsonObject run = lastRun(key);
+        while (("RUNNING".equals(run.getString("status")) || !run.containsKey("wallMs")) && System.nanoTime() - start < 10_000_000_000L) {
+            Thread.sleep(100);
+            run = lastRun(key);
+        }
+        assertEquals("CANCELLED", run.getString("status"), run.toString());
+        assertTrue(run.getJsonNumber("wallMs").longValue() < 2500, "stopped well before the 3 s timeout: " + run);
     }
 
     @Test
