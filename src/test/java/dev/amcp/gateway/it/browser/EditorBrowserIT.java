@@ -163,7 +163,7 @@ class EditorBrowserIT {
         browser.click("#test");
         String result = browser.text("#test-result");
         assertTrue(result.contains("\"id\": \"42\"") && result.contains("hello"), result);
-        browser.screenshot("tool-test");
+        browser.screenshot("tool-test", "#test-panel");
 
         browser.open("/admin/tools?server=main");
         assertTrue(browser.text("#tools-table").contains("echo_tool"));
@@ -276,7 +276,6 @@ class EditorBrowserIT {
         assertEquals("Neues HTTP-Werkzeug", browser.text("h1"));
         browser.open("/admin/keys");
         assertEquals("API-Schlüssel", browser.text("h1"));
-        browser.screenshot("keys-de");
 
         browser.click("#lang-en");
         assertEquals("API keys", browser.text("h1"));

@@ -95,8 +95,8 @@ class EditorCodeModeBrowserIT {
         content.sendKeys(Keys.ESCAPE);
         browser.typeInEditor("code", "await amcp.run(\"echo\", {q");
         assertTrue(completions().contains("q"), completions());
+        browser.screenshot("code-tool-completion"); // with the completion list open
         content.sendKeys(Keys.ESCAPE);
-        browser.screenshot("code-tool-completion");
 
         // A tool that is not in the workspace: the uses list takes it from the code, and the service refuses it.
         browser.typeInEditor("code", "const r = await amcp.run(\"echo\", {id: input.id}); await amcp.describe('not_here'); "
@@ -124,7 +124,7 @@ class EditorCodeModeBrowserIT {
         assertTrue(browser.text("#run-console").contains("got 42"), browser.text("#run-console"));
         String trace = browser.text("#run-trace");
         assertTrue(trace.contains("echo") && trace.contains("ok"), trace);
-        browser.screenshot("code-tool-test");
+        browser.screenshot("code-tool-test", "#test-panel");
 
         browser.open("/admin/runs?tool=echo_twice&status=SUCCESS");
         assertTrue(browser.text("#runs-table").contains("SUCCESS"));
