@@ -18,20 +18,8 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** Language choice, message bundles, CSRF tokens and the HTTP tool form's own checks, without a server. */
+/** Language choice, CSRF tokens and the HTTP tool form's own checks, without a server (bundles: {@link EditorBundlesTest}). */
 class EditorControlTest {
-
-    @Test
-    void everyLanguageHasEveryKey() {
-        Set<String> english = EditorMessages.bundle(Locale.ENGLISH).keySet();
-        for (String lang : List.of("it", "de")) {
-            var bundle = EditorMessages.bundle(Locale.forLanguageTag(lang));
-            assertEquals(english, bundle.keySet(), lang);
-            assertEquals(Locale.forLanguageTag(lang), bundle.getLocale(), lang + " has its own file");
-        }
-        assertEquals("Riga 3: un parametro di query per riga, come parametro=argomento.",
-                EditorMessages.get(Locale.ITALIAN, "error.mappingLine.query", 3));
-    }
 
     @Test
     void switcherBeatsAcceptLanguageWhichBeatsEnglish() {

@@ -267,11 +267,11 @@ class CodeModeIT {
         fixtures.httpTool(other, "main", "foreign", null, "{\"method\":\"GET\",\"url\":\"${AMCP_UPSTREAM_IT}/html\"}");
         var spec = new CodeToolSpec("return 1", List.of("foreign"), CodeToolSpec.INVOKER, false);
         var invalid = assertThrows(ToolService.InvalidToolException.class, () -> codeTools.create(t.admin(), new CodeToolDraft(draft("main", "c1"), spec)));
-        assertTrue(invalid.problems().get("uses").contains("not a tool of this workspace"), invalid.problems().toString());
+        assertTrue(invalid.problems().get("uses").english().contains("not a tool of this workspace"), invalid.problems().toString());
         codeTools.create(t.admin(), new CodeToolDraft(draft("main", "inner"), new CodeToolSpec("return 1", List.of("echo"), "invoker", false)));
         var nested = assertThrows(ToolService.InvalidToolException.class, () -> codeTools.create(t.admin(),
                 new CodeToolDraft(draft("main", "outer"), new CodeToolSpec("return 1", List.of("inner"), "invoker", false))));
-        assertTrue(nested.problems().get("uses").contains("code tools cannot call code tools"));
+        assertTrue(nested.problems().get("uses").english().contains("code tools cannot call code tools"));
         var refused = assertThrows(GateRefusedException.class, () -> codeTools.create(t.member(),
                 new CodeToolDraft(draft("main", "c2"), new CodeToolSpec("return 1", List.of("echo"), "invoker", false))));
         assertTrue(refused.getMessage().contains("'admin' capability"), refused.getMessage());
@@ -325,7 +325,7 @@ class CodeModeIT {
         assertTrue(tampered.text().contains("no longer matches"), tampered.text());
         var resaved = codeTools.update(t.admin(), asDefiner.value().getId(),
                 new CodeToolDraft(draft("main", "as_definer"), new CodeToolSpec(code + " ", List.of("ops_echo"), "definer", false)));
-        assertTrue(resaved.warnings().get(0).contains("pinned"), resaved.warnings().toString());
+        assertTrue(resaved.warnings().get(0).english().contains("pinned"), resaved.warnings().toString());
         assertEquals("\"z\"", executor.call(member, "as_definer", JsonObject.EMPTY_JSON_OBJECT).text());
     }
 

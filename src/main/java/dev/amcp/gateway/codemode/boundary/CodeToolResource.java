@@ -42,14 +42,14 @@ public class CodeToolResource {
     @POST
     public Response create(String body) {
         Gated<McpTool> saved = codeTools.create(caller.get(), draftOf(body));
-        return ToolResource.saved(saved.value(), saved.warnings(), true);
+        return ToolResource.saved(saved.value(), saved.englishWarnings(), true);
     }
 
     @PUT
     @Path("{id}")
     public Response update(@PathParam("id") long id, String body) {
         Gated<McpTool> saved = codeTools.update(caller.get(), id, draftOf(body));
-        return ToolResource.saved(saved.value(), saved.warnings(), false);
+        return ToolResource.saved(saved.value(), saved.englishWarnings(), false);
     }
 
     static CodeToolDraft draftOf(String body) {

@@ -46,7 +46,7 @@ public class ProposalResource {
     @Path("{id}/accept")
     public Response accept(@PathParam("id") long id) {
         Gated<McpTool> created = proposals.accept(caller.get(), id);
-        return ToolResource.saved(created.value(), created.warnings(), true);
+        return ToolResource.saved(created.value(), created.englishWarnings(), true);
     }
 
     @POST

@@ -5,6 +5,7 @@ import dev.amcp.gateway.codemode.entity.CodeToolDraft;
 import dev.amcp.gateway.governance.control.LicenseGate;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.LicenseTerms;
+import dev.amcp.gateway.platform.entity.Message;
 import dev.amcp.gateway.tools.entity.McpTool;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -39,8 +40,9 @@ public final class CodeModeGates {
         public Decision judge(LicenseTerms terms, Object[] arguments) {
             boolean wantsWrites = argument(arguments, CodeToolDraft.class).map(d -> d.spec().allowWrites()).orElse(false);
             if (wantsWrites && !terms.allowsWrites()) {
-                return Decision.refuse("Code tools that write (allowWrites) need the Enterprise edition; this gateway runs the "
-                        + terms.edition().wire() + " edition");
+                return Decision.refuse(Message.of("gate.codeToolWrites",
+                        "Code tools that write (allowWrites) need the Enterprise edition; this gateway runs the {0} edition",
+                        terms.edition().wire()));
             }
             return Decision.allow();
         }
@@ -67,10 +69,11 @@ public final class CodeModeGates {
             if (others + 1 <= terms.maxCodeTools()) {
                 return Decision.allow();
             }
-            String message = "This workspace would have " + (others + 1) + " code tools; the " + terms.edition().wire()
-                    + " license allows " + terms.maxCodeTools();
-            return terms.edition().paid() ? Decision.warn(message + " (allowed on a paid edition; please extend the license)")
-                    : Decision.refuse(message);
+            String limit = "This workspace would have {0} code tools; the {1} license allows {2}";
+            return terms.edition().paid()
+                    ? Decision.warn(Message.of("gate.codeToolCount.soft", limit + " (allowed on a paid edition; please extend the license)",
+                            others + 1, terms.edition().wire(), terms.maxCodeTools()))
+                    : Decision.refuse(Message.of("gate.codeToolCount", limit, others + 1, terms.edition().wire(), terms.maxCodeTools()));
         }
     }
 
@@ -93,8 +96,8 @@ public final class CodeModeGates {
             Caller caller = argument(arguments, Caller.class).orElseThrow();
             YearMonth month = argument(arguments, YearMonth.class).orElseThrow();
             if (!usage.tryCount(caller.workspaceId(), month, terms.monthlyCodeRuns())) {
-                return Decision.refuse("Monthly code-run quota reached: the " + terms.edition().wire()
-                        + " license allows " + terms.monthlyCodeRuns() + " code runs per workspace per month");
+                return Decision.refuse(Message.of("gate.monthlyCodeRuns", "Monthly code-run quota reached: the {0} license allows {1}"
+                        + " code runs per workspace per month", terms.edition().wire(), terms.monthlyCodeRuns()));
             }
             return Decision.allow();
         }

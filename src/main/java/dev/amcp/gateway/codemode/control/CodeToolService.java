@@ -8,6 +8,7 @@ import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Capability;
 import dev.amcp.gateway.governance.entity.Gated;
 import dev.amcp.gateway.platform.control.Hashes;
+import dev.amcp.gateway.platform.entity.Message;
 import dev.amcp.gateway.tools.control.ToolService;
 import dev.amcp.gateway.tools.entity.McpTool;
 import dev.amcp.gateway.workspace.entity.McpServerConfig;
@@ -58,33 +59,33 @@ public class CodeToolService {
         apply(caller, tool, draft);
         Gated<McpTool> saved = Gated.of(tool);
         if (CodeToolSpec.DEFINER.equals(draft.spec().runAs()) && !tool.getPinnedCodeSha256().equals(oldHash)) {
-            saved = saved.withWarning("The tool runs as its definer: it is now pinned to this code and to your role '"
-                    + caller.role().name() + "'");
+            saved = saved.withWarning(Message.of("notice.codeTool.repinned",
+                    "The tool runs as its definer: it is now pinned to this code and to your role ''{0}''", caller.role().name()));
         }
         return saved;
     }
 
     private McpServerConfig check(Caller caller, CodeToolDraft draft, McpTool existing) {
-        Map<String, String> problems = new LinkedHashMap<>();
+        Map<String, Message> problems = new LinkedHashMap<>();
         McpServerConfig server = tools.checkCommon(caller, draft.tool(), existing, problems);
         CodeToolSpec spec = draft.spec();
         if (spec.code() == null || spec.code().isBlank()) {
-            problems.put("code", "Write the code the tool runs");
+            problems.put("code", Message.of("problem.codeTool.codeRequired", "Write the code the tool runs"));
         } else if (spec.code().length() > CodeToolSpec.MAX_CODE_CHARS) {
-            problems.put("code", "Code is limited to " + CodeToolSpec.MAX_CODE_CHARS + " characters");
+            problems.put("code", Message.of("problem.codeTool.codeTooLong", "Code is limited to {0} characters", CodeToolSpec.MAX_CODE_CHARS));
         }
         if (!CodeToolSpec.INVOKER.equals(spec.runAs()) && !CodeToolSpec.DEFINER.equals(spec.runAs())) {
-            problems.put("runAs", "runAs is 'invoker' or 'definer'");
+            problems.put("runAs", Message.of("problem.codeTool.runAs", "runAs is ''invoker'' or ''definer''"));
         }
         for (String use : spec.uses()) {
             McpTool used = em.createNamedQuery(McpTool.BY_NAME, McpTool.class).setParameter("workspaceId", caller.workspaceId())
                     .setParameter("name", use).getResultStream().findFirst().orElse(null);
             if (used == null) {
-                problems.put("uses", "'" + use + "' is not a tool of this workspace");
+                problems.put("uses", Message.of("problem.codeTool.usesUnknown", "''{0}'' is not a tool of this workspace", use));
                 break;
             }
             if (used.isCodeTool() || (existing != null && used.getId().equals(existing.getId()))) {
-                problems.put("uses", "'" + use + "' is a code tool; code tools cannot call code tools");
+                problems.put("uses", Message.of("problem.codeTool.usesCodeTool", "''{0}'' is a code tool; code tools cannot call code tools", use));
                 break;
             }
         }

@@ -8,6 +8,8 @@ import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Capability;
 import dev.amcp.gateway.governance.entity.Gated;
 import dev.amcp.gateway.platform.control.JsonSupport;
+import dev.amcp.gateway.platform.entity.InvalidInputException;
+import dev.amcp.gateway.platform.entity.Message;
 import dev.amcp.gateway.tools.control.ToolService;
 import dev.amcp.gateway.tools.entity.McpTool;
 import dev.amcp.gateway.tools.entity.ToolDraft;
@@ -97,10 +99,10 @@ public class ProposalService {
         SkillSuggestion proposal = em.find(SkillSuggestion.class, proposalId);
         if (proposal == null || proposal.getWorkspaceId() != caller.workspaceId()
                 || !SkillSuggestion.KIND_CODE_TOOL.equals(proposal.getKind())) {
-            throw new IllegalArgumentException("No code-tool proposal " + proposalId + " in this workspace");
+            throw new InvalidInputException(Message.of("problem.proposal.missing", "No code-tool proposal {0} in this workspace", proposalId));
         }
         if (!"pending".equals(proposal.getStatus())) {
-            throw new IllegalArgumentException("Proposal " + proposalId + " was already " + proposal.getStatus());
+            throw new InvalidInputException(Message.of("problem.proposal.reviewed", "Proposal {0} was already {1}", proposalId, proposal.getStatus()));
         }
         return proposal;
     }

@@ -12,6 +12,7 @@ import dev.amcp.gateway.governance.control.GateRefusedException;
 import dev.amcp.gateway.governance.control.LicenseService;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Gated;
+import dev.amcp.gateway.platform.entity.Message;
 import dev.amcp.gateway.tools.control.ToolExecutor;
 import dev.amcp.gateway.tools.control.ToolService;
 import dev.amcp.gateway.tools.control.ToolService.InvalidToolException;
@@ -107,10 +108,9 @@ public class CodeToolsServlet extends EditorServlet {
         try {
             if (!errors.isEmpty()) {
                 // Show the service's checks of the fields that did parse too, then save nothing.
-                Map<String, String> more = new LinkedHashMap<>();
+                Map<String, Message> more = new LinkedHashMap<>();
                 tools.checkCommon(caller, draft.tool(), existing, more);
-                more.forEach(errors::putIfAbsent);
-                throw new InvalidToolException(errors);
+                throw new InvalidToolException(more);
             }
             Gated<McpTool> saved = existing == null ? codeTools.create(caller, draft) : codeTools.update(caller, existing.getId(), draft);
             EditorRequests.flash(request, msg(request, "tools.saved", saved.value().getName()));
@@ -118,12 +118,12 @@ public class CodeToolsServlet extends EditorServlet {
             EditorRequests.redirect(request, response, "/admin/code-tools/" + saved.value().getId());
         } catch (InvalidToolException e) {
             Map<String, String> all = new LinkedHashMap<>(errors);
-            e.problems().forEach(all::putIfAbsent);
+            msg(request, e.problems()).forEach(all::putIfAbsent);
             response.setStatus(422);
             showForm(request, response, caller, form, existing, all, msg(request, "error.fixFields"));
         } catch (GateRefusedException e) {
             response.setStatus(HttpServletResponse.SC_FORBIDDEN);
-            showForm(request, response, caller, form, existing, errors, msg(request, "error.gate", e.getMessage()));
+            showForm(request, response, caller, form, existing, errors, msg(request, "error.gate", msg(request, e.reason())));
         }
     }
 

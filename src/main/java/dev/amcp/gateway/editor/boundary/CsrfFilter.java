@@ -25,7 +25,7 @@ public class CsrfFilter extends HttpFilter {
             return;
         }
         boolean safe = "GET".equals(request.getMethod()) || "HEAD".equals(request.getMethod())
-                // The login post is handled by the authentication mechanism before any filter; it has no session yet.
+                // The login post's token is checked by EditorAuthenticationMechanism, which runs before any filter.
                 || request.getRequestURI().endsWith("/j_security_check");
         if (safe) {
             HttpSession session;

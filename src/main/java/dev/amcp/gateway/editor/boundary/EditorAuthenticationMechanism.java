@@ -1,6 +1,7 @@
 package dev.amcp.gateway.editor.boundary;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import dev.amcp.gateway.editor.control.CsrfTokens;
 import jakarta.inject.Inject;
 import jakarta.security.enterprise.AuthenticationStatus;
 import jakarta.security.enterprise.authentication.mechanism.http.AutoApplySession;
@@ -11,12 +12,15 @@ import jakarta.security.enterprise.identitystore.CredentialValidationResult;
 import jakarta.security.enterprise.identitystore.IdentityStoreHandler;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpSession;
 
 /**
  * Form login of the editor as a Jakarta Security mechanism: a protected page sends an anonymous visitor to the
  * login page (remembering where they wanted to go), and the login form's post to {@code j_security_check} is checked
  * against the identity store of {@link EditorSecurity} (the {@code users} table, PBKDF2). The login is kept in the
- * session ({@link AutoApplySession}); the session id changes at login against session fixation.
+ * session ({@link AutoApplySession}); the session id changes at login against session fixation. The login form
+ * carries the CSRF token of the session its page started, so no other site can sign a browser in to an account of
+ * its choosing (login CSRF); the signed-in session then gets a new token.
  * <p>
  * It is written out rather than declared with {@code @FormAuthenticationMechanismDefinition}, because Open Liberty
  * 26.0.0.5 (Jakarta Security 4.0) did not register the built-in form mechanism for this module ("CWWKS2604E"). Only
@@ -36,6 +40,11 @@ public class EditorAuthenticationMechanism implements HttpAuthenticationMechanis
                                                 HttpMessageContext context) {
         String login = request.getContextPath() + EditorSecurity.LOGIN_PAGE;
         if ("POST".equals(request.getMethod()) && request.getRequestURI().endsWith("/j_security_check")) {
+            HttpSession before = request.getSession(false);
+            String expected = before == null ? null : (String) before.getAttribute(CsrfTokens.FIELD);
+            if (!CsrfTokens.matches(expected, request.getParameter(CsrfTokens.FIELD))) {
+                return context.redirect(login + "?error=" + LoginServlet.EXPIRED); // the page shows a fresh form
+            }
             String username = request.getParameter("j_username");
             String password = request.getParameter("j_password");
             CredentialValidationResult result = username == null || password == null || username.isBlank()
@@ -44,9 +53,8 @@ public class EditorAuthenticationMechanism implements HttpAuthenticationMechanis
             if (result.getStatus() != CredentialValidationResult.Status.VALID) {
                 return context.redirect(login + "?error=true");
             }
-            if (request.getSession(false) != null) {
-                request.changeSessionId();
-            }
+            request.changeSessionId();
+            request.getSession().setAttribute(CsrfTokens.FIELD, CsrfTokens.newToken()); // the signed-in session gets its own token
             return context.notifyContainerAboutLogin(result); // continues to /admin/j_security_check, which redirects
         }
         if (context.isProtected() && request.getUserPrincipal() == null) {

@@ -1,8 +1,10 @@
 package dev.amcp.gateway.editor.boundary;
 
+import dev.amcp.gateway.editor.control.EditorMessages;
 import dev.amcp.gateway.editor.control.Navigation;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Capability;
+import dev.amcp.gateway.platform.entity.Message;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -73,10 +75,13 @@ final class EditorRequests {
         request.getSession().setAttribute(FLASH, message);
     }
 
-    /** One-time warnings shown on the next page, such as a license's soft limits; nothing when empty. */
-    static void flashWarnings(HttpServletRequest request, java.util.List<String> warnings) {
+    /**
+     * One-time warnings shown on the next page, such as a license's soft limits or a re-pinned code hash, in this
+     * request's language; nothing when empty.
+     */
+    static void flashWarnings(HttpServletRequest request, java.util.List<Message> warnings) {
         if (!warnings.isEmpty()) {
-            request.getSession().setAttribute(FLASH_WARNINGS, new java.util.ArrayList<>(warnings));
+            request.getSession().setAttribute(FLASH_WARNINGS, new java.util.ArrayList<>(EditorMessages.get(locale(request), warnings)));
         }
     }
 

@@ -2,6 +2,7 @@ package dev.amcp.gateway.editor.boundary;
 
 import dev.amcp.gateway.editor.control.EditorMessages;
 import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.platform.entity.Message;
 import dev.amcp.gateway.tools.control.ToolService;
 import dev.amcp.gateway.tools.entity.McpTool;
 import dev.amcp.gateway.workspace.entity.McpServerConfig;
@@ -14,6 +15,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.security.Principal;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Base of the signed-in editor pages: turns the login into a {@link Caller} before any handler runs. A user who was
@@ -51,6 +53,15 @@ abstract class EditorServlet extends HttpServlet {
 
     static String msg(HttpServletRequest request, String key, Object... args) {
         return EditorMessages.get(locale(request), key, args);
+    }
+
+    /** A service's message (a gate's refusal, a field's problem, a notice) in the page's language. */
+    static String msg(HttpServletRequest request, Message message) {
+        return EditorMessages.get(locale(request), message);
+    }
+
+    static Map<String, String> msg(HttpServletRequest request, Map<String, Message> messages) {
+        return EditorMessages.get(locale(request), messages);
     }
 
     static void render(HttpServletRequest request, HttpServletResponse response, String view) throws ServletException, IOException {

@@ -7,9 +7,15 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 
-/** The login page; the form posts to {@code j_security_check}, which Jakarta Security's form mechanism handles. */
+/**
+ * The login page; the form posts to {@code j_security_check}, which {@link EditorAuthenticationMechanism} handles.
+ * It sends people back here with {@code error=true} (wrong user name or password) or {@code error=expired} (the
+ * form's CSRF token did not match the session).
+ */
 @WebServlet(EditorSecurity.LOGIN_PAGE)
 public class LoginServlet extends HttpServlet {
+
+    static final String EXPIRED = "expired";
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
@@ -17,7 +23,10 @@ public class LoginServlet extends HttpServlet {
             EditorRequests.redirect(request, response, "/admin/servers");
             return;
         }
-        request.setAttribute("loginFailed", request.getParameter("error") != null);
+        String error = request.getParameter("error");
+        if (error != null) {
+            request.setAttribute("loginError", EXPIRED.equals(error) ? "login.expired" : "login.failed");
+        }
         request.setAttribute("loggedOut", request.getParameter("loggedOut") != null);
         EditorRequests.render(request, response, "login");
     }

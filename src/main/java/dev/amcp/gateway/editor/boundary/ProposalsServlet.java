@@ -9,6 +9,7 @@ import dev.amcp.gateway.editor.control.LineDiff;
 import dev.amcp.gateway.governance.control.GateRefusedException;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Gated;
+import dev.amcp.gateway.platform.entity.InvalidInputException;
 import dev.amcp.gateway.tools.control.ToolService;
 import dev.amcp.gateway.tools.control.ToolService.InvalidToolException;
 import dev.amcp.gateway.tools.entity.McpTool;
@@ -98,13 +99,13 @@ public class ProposalsServlet extends EditorServlet {
             }
         } catch (InvalidToolException e) {
             response.setStatus(422);
-            show(request, response, caller, proposal, e.problems(), msg(request, "proposals.invalid"));
+            show(request, response, caller, proposal, msg(request, e.problems()), msg(request, "proposals.invalid"));
         } catch (GateRefusedException e) {
             response.setStatus(HttpServletResponse.SC_FORBIDDEN);
-            show(request, response, caller, proposal, Map.of(), msg(request, "error.gate", e.getMessage()));
-        } catch (IllegalArgumentException e) { // reviewed meanwhile by someone else
+            show(request, response, caller, proposal, Map.of(), msg(request, "error.gate", msg(request, e.reason())));
+        } catch (InvalidInputException e) { // reviewed meanwhile by someone else
             response.setStatus(HttpServletResponse.SC_CONFLICT);
-            show(request, response, caller, proposal, Map.of(), e.getMessage());
+            show(request, response, caller, proposal, Map.of(), msg(request, e.problem()));
         }
     }
 

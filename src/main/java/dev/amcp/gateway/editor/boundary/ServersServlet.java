@@ -76,7 +76,7 @@ public class ServersServlet extends EditorServlet {
             EditorRequests.redirect(request, response, "/admin/servers");
         } catch (InvalidServerException e) {
             response.setStatus(422);
-            showForm(request, response, caller, form, e.problems(), msg(request, "error.fixFields"));
+            showForm(request, response, caller, form, msg(request, e.problems()), msg(request, "error.fixFields"));
         } catch (GateRefusedException e) {
             response.setStatus(HttpServletResponse.SC_FORBIDDEN);
             showForm(request, response, caller, form, Map.of(), msg(request, "error.forbidden"));

@@ -4,6 +4,7 @@ import dev.amcp.gateway.editor.control.HttpToolForms;
 import dev.amcp.gateway.editor.entity.HttpToolForm;
 import dev.amcp.gateway.governance.control.GateRefusedException;
 import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.platform.entity.Message;
 import dev.amcp.gateway.tools.control.ToolExecutor;
 import dev.amcp.gateway.tools.control.ToolService;
 import dev.amcp.gateway.tools.control.ToolService.InvalidToolException;
@@ -115,17 +116,16 @@ public class ToolsServlet extends EditorServlet {
         try {
             if (!errors.isEmpty()) {
                 // Show the service's checks of the fields that did parse too, then save nothing.
-                Map<String, String> more = new LinkedHashMap<>();
+                Map<String, Message> more = new LinkedHashMap<>();
                 tools.checkCommon(caller, draft, existing, more);
-                HttpToolForms.fieldsOf(more).forEach(errors::putIfAbsent);
-                throw new InvalidToolException(errors);
+                throw new InvalidToolException(more);
             }
             McpTool saved = existing == null ? tools.createHttpTool(caller, draft) : tools.updateHttpTool(caller, existing.getId(), draft);
             EditorRequests.flash(request, msg(request, "tools.saved", saved.getName()));
             EditorRequests.redirect(request, response, "/admin/tools/" + saved.getId());
         } catch (InvalidToolException e) {
             Map<String, String> all = new LinkedHashMap<>(errors);
-            HttpToolForms.fieldsOf(e.problems()).forEach(all::putIfAbsent);
+            HttpToolForms.fieldsOf(msg(request, e.problems())).forEach(all::putIfAbsent);
             response.setStatus(422);
             showForm(request, response, caller, form, existing, all, msg(request, "error.fixFields"));
         } catch (GateRefusedException e) {

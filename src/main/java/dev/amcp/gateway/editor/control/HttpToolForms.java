@@ -123,8 +123,8 @@ public final class HttpToolForms {
     }
 
     /** Moves {@code ToolService}'s problems onto form fields: the mapping's problems show at the URL. */
-    public static Map<String, String> fieldsOf(Map<String, String> serviceProblems) {
-        Map<String, String> fields = new LinkedHashMap<>();
+    public static <V> Map<String, V> fieldsOf(Map<String, V> serviceProblems) {
+        Map<String, V> fields = new LinkedHashMap<>();
         serviceProblems.forEach((key, message) -> fields.put("endpointMapping".equals(key) ? "url" : key, message));
         return fields;
     }

@@ -1,6 +1,7 @@
 package dev.amcp.gateway.governance.control;
 
 import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.platform.entity.Message;
 import jakarta.annotation.Priority;
 import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
@@ -22,8 +23,8 @@ public class CapabilityInterceptor {
         Caller caller = Arrays.stream(context.getParameters()).filter(Caller.class::isInstance).map(Caller.class::cast)
                 .findFirst().orElseThrow(() -> new IllegalStateException(context.getMethod() + " is gated but takes no Caller"));
         if (!caller.has(gate.value())) {
-            throw new GateRefusedException("This needs the '" + gate.value() + "' capability, which role '"
-                    + caller.role().name() + "' does not have");
+            throw new GateRefusedException(Message.of("gate.capability",
+                    "This needs the ''{0}'' capability, which role ''{1}'' does not have", gate.value(), caller.role().name()));
         }
         return context.proceed();
     }

@@ -2,6 +2,7 @@ package dev.amcp.gateway.governance.control;
 
 import dev.amcp.gateway.governance.entity.Gated;
 import dev.amcp.gateway.governance.entity.LicenseTerms;
+import dev.amcp.gateway.platform.entity.Message;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
@@ -33,7 +34,7 @@ public class LicenseGateInterceptor {
             feature = context.getMethod().getDeclaringClass().getAnnotation(LicensedFeature.class);
         }
         LicenseTerms terms = licenses.current();
-        List<String> warnings = new ArrayList<>();
+        List<Message> warnings = new ArrayList<>();
         for (String name : feature.value()) {
             LicenseGate gate = gates.stream().filter(g -> g.name().equals(name)).findFirst()
                     .orElseThrow(() -> new IllegalStateException("No license gate named " + name));
@@ -41,7 +42,7 @@ public class LicenseGateInterceptor {
             switch (decision.verdict()) {
                 case REFUSE -> throw new GateRefusedException(decision.message());
                 case WARN -> {
-                    LOG.warning(() -> "License soft limit: " + decision.message());
+                    LOG.warning(() -> "License soft limit: " + decision.message().english());
                     warnings.add(decision.message());
                 }
                 case ALLOW -> { }
@@ -49,7 +50,7 @@ public class LicenseGateInterceptor {
         }
         Object result = context.proceed();
         if (result instanceof Gated<?> gated) {
-            for (String warning : warnings) {
+            for (Message warning : warnings) {
                 gated = gated.withWarning(warning);
             }
             return gated;

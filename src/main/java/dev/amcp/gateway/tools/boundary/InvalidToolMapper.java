@@ -11,6 +11,6 @@ import jakarta.ws.rs.ext.Provider;
 public class InvalidToolMapper implements ExceptionMapper<ToolService.InvalidToolException> {
     @Override
     public Response toResponse(ToolService.InvalidToolException e) {
-        return ErrorResponses.of(Response.Status.BAD_REQUEST, "invalid_tool", "The tool is not valid", e.problems());
+        return ErrorResponses.of(Response.Status.BAD_REQUEST, "invalid_tool", "The tool is not valid", e.englishProblems());
     }
 }

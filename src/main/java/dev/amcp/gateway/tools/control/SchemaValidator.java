@@ -4,6 +4,7 @@ import com.networknt.schema.InputFormat;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
+import dev.amcp.gateway.platform.entity.Message;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.json.JsonObject;
 import java.util.Collections;
@@ -47,23 +48,23 @@ public class SchemaValidator {
     }
 
     /** Checks that a schema an admin saves compiles and describes an object; returns the problem or null. */
-    public String checkSchema(JsonObject schema) {
+    public Message checkSchema(JsonObject schema) {
         if (schema == null) {
             return null;
         }
         if (!"object".equals(schema.containsKey("type") && schema.get("type").getValueType() == jakarta.json.JsonValue.ValueType.STRING
                 ? schema.getString("type") : null)) {
-            return "An input schema must have \"type\": \"object\"";
+            return Message.of("problem.schema.notObject", "An input schema must have \"type\": \"object\"");
         }
         try {
             List<com.networknt.schema.Error> problems = metaSchema().validate(mapper.readTree(schema.toString()));
             if (!problems.isEmpty()) {
-                return "The schema is not valid JSON Schema: " + problems.get(0);
+                return Message.of("problem.schema.invalid", "The schema is not valid JSON Schema: {0}", problems.get(0));
             }
             registry.getSchema(schema.toString(), InputFormat.JSON).validate(mapper.readTree("{}"));
             return null;
         } catch (RuntimeException e) {
-            return "The schema does not compile: " + e.getMessage();
+            return Message.of("problem.schema.notCompiling", "The schema does not compile: {0}", e.getMessage());
         }
     }
 }

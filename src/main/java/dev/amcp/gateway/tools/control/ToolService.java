@@ -3,6 +3,8 @@ package dev.amcp.gateway.tools.control;
 import dev.amcp.gateway.governance.control.RequiresCapability;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Capability;
+import dev.amcp.gateway.platform.entity.InvalidInputException;
+import dev.amcp.gateway.platform.entity.Message;
 import dev.amcp.gateway.tools.entity.HttpEndpointMapping;
 import dev.amcp.gateway.tools.entity.McpTool;
 import dev.amcp.gateway.tools.entity.ToolDraft;
@@ -41,15 +43,20 @@ public class ToolService {
 
     /** Field problems of a draft, keyed by field name. */
     public static class InvalidToolException extends IllegalArgumentException {
-        private final Map<String, String> problems;
+        private final transient Map<String, Message> problems;
 
-        public InvalidToolException(Map<String, String> problems) {
+        public InvalidToolException(Map<String, Message> problems) {
             super("The tool is not valid: " + problems);
             this.problems = Map.copyOf(problems);
         }
 
-        public Map<String, String> problems() {
+        public Map<String, Message> problems() {
             return problems;
+        }
+
+        /** The problems as REST and MCP clients get them. */
+        public Map<String, String> englishProblems() {
+            return Message.english(problems);
         }
     }
 
@@ -96,44 +103,46 @@ public class ToolService {
     }
 
     /** Checks what every tool shares: server, name, schemas. Adds problems to the map and returns the server. */
-    public McpServerConfig checkCommon(Caller caller, ToolDraft draft, McpTool existing, Map<String, String> problems) {
+    public McpServerConfig checkCommon(Caller caller, ToolDraft draft, McpTool existing, Map<String, Message> problems) {
         McpServerConfig server = draft.serverSlug() == null ? null
                 : workspaces.findServer(caller.workspaceId(), draft.serverSlug()).orElse(null);
         if (server == null) {
-            problems.put("server", "Choose a server of this workspace");
+            problems.put("server", Message.of("problem.tool.server", "Choose a server of this workspace"));
         }
         if (draft.name() == null || !TOOL_NAME.matcher(draft.name()).matches()) {
-            problems.put("name", "Use 1 to 64 letters, digits, '_', '-' or '.'");
+            problems.put("name", Message.of("problem.tool.name", "Use 1 to 64 letters, digits, ''_'', ''-'' or ''.''"));
         } else if (nameTaken(caller.workspaceId(), draft.name(), existing == null ? null : existing.getId())) {
-            problems.put("name", "A tool named '" + draft.name() + "' already exists in this workspace");
+            problems.put("name", Message.of("problem.tool.nameTaken", "A tool named ''{0}'' already exists in this workspace", draft.name()));
         }
-        String schemaProblem = schemaValidator.checkSchema(draft.inputSchema());
-        if (schemaProblem != null) {
-            problems.put("inputSchema", schemaProblem);
+        Message inputSchemaProblem = schemaValidator.checkSchema(draft.inputSchema());
+        if (inputSchemaProblem != null) {
+            problems.put("inputSchema", inputSchemaProblem);
         }
-        if (draft.outputSchema() != null && schemaValidator.checkSchema(draft.outputSchema()) != null) {
-            problems.put("outputSchema", schemaValidator.checkSchema(draft.outputSchema()));
+        Message outputSchemaProblem = schemaValidator.checkSchema(draft.outputSchema());
+        if (outputSchemaProblem != null) {
+            problems.put("outputSchema", outputSchemaProblem);
         }
         return server;
     }
 
     private McpServerConfig checkHttpDraft(Caller caller, ToolDraft draft, McpTool existing) {
-        Map<String, String> problems = new LinkedHashMap<>();
+        Map<String, Message> problems = new LinkedHashMap<>();
         McpServerConfig server = checkCommon(caller, draft, existing, problems);
         if (draft.endpointMapping() == null) {
-            problems.put("endpointMapping", "An endpoint mapping is required");
+            problems.put("endpointMapping", Message.of("problem.tool.mappingRequired", "An endpoint mapping is required"));
         } else if (McpTool.CODE.equals(McpTool.methodOf(draft.endpointMapping()))) {
-            problems.put("endpointMapping", "Code tools are saved through code mode, not as HTTP tools");
+            problems.put("endpointMapping", Message.of("problem.tool.mappingIsCode", "Code tools are saved through code mode, not as HTTP tools"));
         } else {
             try {
                 HttpEndpointMapping mapping = HttpEndpointMapping.from(draft.endpointMapping());
                 if (draft.inputSchema() != null && draft.inputSchema().containsKey("properties")) {
                     var declared = draft.inputSchema().getJsonObject("properties").keySet();
                     mapping.pathParameters().stream().filter(p -> !declared.contains(p)).findFirst().ifPresent(p ->
-                            problems.put("endpointMapping", "URL parameter {" + p + "} is not a property of the input schema"));
+                            problems.put("endpointMapping", Message.of("problem.tool.urlParameter",
+                                    "URL parameter '{'{0}'}' is not a property of the input schema", p)));
                 }
-            } catch (IllegalArgumentException e) {
-                problems.put("endpointMapping", e.getMessage());
+            } catch (InvalidInputException e) {
+                problems.put("endpointMapping", e.problem());
             }
         }
         if (!problems.isEmpty()) {

@@ -1,5 +1,7 @@
 package dev.amcp.gateway.tools.entity;
 
+import dev.amcp.gateway.platform.entity.InvalidInputException;
+import dev.amcp.gateway.platform.entity.Message;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
@@ -31,33 +33,37 @@ public record HttpEndpointMapping(String method, String url, Map<String, String>
     public static final Pattern PATH_PARAM = Pattern.compile("(?<!\\$)\\{([A-Za-z_][A-Za-z0-9_]*)}");
     public static final Pattern SETTING = Pattern.compile("\\$\\{([A-Z0-9_]+)}");
 
-    /** Reads and checks a mapping; throws {@link IllegalArgumentException} with a message fit for a form. */
+    /** Reads and checks a mapping; throws {@link InvalidInputException} with a message fit for a form. */
     public static HttpEndpointMapping from(JsonObject mapping) {
         String method = McpTool.methodOf(mapping);
         if (!McpTool.HTTP_METHODS.contains(method)) {
-            throw new IllegalArgumentException("method must be one of GET, POST, PUT, PATCH, DELETE (or code)");
+            throw problem("problem.mapping.method", "method must be one of GET, POST, PUT, PATCH, DELETE (or code)");
         }
         String url = mapping.containsKey("url") && mapping.get("url").getValueType() == JsonValue.ValueType.STRING
                 ? mapping.getString("url") : null;
         if (url == null || url.isBlank()) {
-            throw new IllegalArgumentException("url is required");
+            throw problem("problem.mapping.urlRequired", "url is required");
         }
         Matcher settings = SETTING.matcher(url);
         while (settings.find()) {
             if (!settings.group(1).startsWith(SETTING_PREFIX)) {
-                throw new IllegalArgumentException("url may only reference settings named " + SETTING_PREFIX + "*, not " + settings.group(1));
+                throw problem("problem.mapping.urlSetting", "url may only reference settings named {0}*, not {1}", SETTING_PREFIX, settings.group(1));
             }
         }
         String withoutSettings = SETTING.matcher(url).replaceAll("http://setting");
         if (!withoutSettings.startsWith("http://") && !withoutSettings.startsWith("https://")) {
-            throw new IllegalArgumentException("url must start with http:// or https:// (or a ${" + SETTING_PREFIX + "...} setting)");
+            throw problem("problem.mapping.urlScheme", "url must start with http:// or https:// (or a $'{'{0}...'}' setting)", SETTING_PREFIX);
         }
         Integer timeout = mapping.containsKey("timeoutMs") ? mapping.getInt("timeoutMs") : null;
         if (timeout != null && (timeout < 100 || timeout > 120_000)) {
-            throw new IllegalArgumentException("timeoutMs must be between 100 and 120000");
+            throw problem("problem.mapping.timeout", "timeoutMs must be between 100 and 120000");
         }
         return new HttpEndpointMapping(method, url, stringMap(mapping, "query"), stringList(mapping, "body"),
                 stringMap(mapping, "headers"), mapping.getString("credential", null), timeout);
+    }
+
+    private static InvalidInputException problem(String key, String englishPattern, Object... args) {
+        return new InvalidInputException(Message.of(key, englishPattern, args));
     }
 
     public List<String> pathParameters() {
@@ -77,11 +83,11 @@ public record HttpEndpointMapping(String method, String url, Map<String, String>
         Map<String, String> result = new LinkedHashMap<>();
         if (mapping.containsKey(key)) {
             if (mapping.get(key).getValueType() != JsonValue.ValueType.OBJECT) {
-                throw new IllegalArgumentException(key + " must be an object of strings");
+                throw problem("problem.mapping.object", "{0} must be an object of strings", key);
             }
             mapping.getJsonObject(key).forEach((k, v) -> {
                 if (v.getValueType() != JsonValue.ValueType.STRING) {
-                    throw new IllegalArgumentException(key + "." + k + " must be a string");
+                    throw problem("problem.mapping.string", "{0}.{1} must be a string", key, k);
                 }
                 result.put(k, ((JsonString) v).getString());
             });
@@ -94,7 +100,7 @@ public record HttpEndpointMapping(String method, String url, Map<String, String>
             return null;
         }
         if (mapping.get(key).getValueType() != JsonValue.ValueType.ARRAY) {
-            throw new IllegalArgumentException(key + " must be an array of argument names");
+            throw problem("problem.mapping.array", "{0} must be an array of argument names", key);
         }
         JsonArray array = mapping.getJsonArray(key);
         return array.getValuesAs(JsonString.class).stream().map(JsonString::getString).toList();

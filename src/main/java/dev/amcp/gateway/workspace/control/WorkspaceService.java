@@ -5,6 +5,7 @@ import dev.amcp.gateway.governance.entity.CallScope;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Capability;
 import dev.amcp.gateway.governance.entity.Role;
+import dev.amcp.gateway.platform.entity.Message;
 import dev.amcp.gateway.workspace.entity.McpServerConfig;
 import dev.amcp.gateway.workspace.entity.ServerDraft;
 import dev.amcp.gateway.workspace.entity.UserAccount;
@@ -145,14 +146,14 @@ public class WorkspaceService {
 
     /** Field problems of a server draft, keyed by field name ({@code slug}, {@code name}, {@code codeMode}, {@code roles}). */
     public static class InvalidServerException extends IllegalArgumentException {
-        private final Map<String, String> problems;
+        private final transient Map<String, Message> problems;
 
-        public InvalidServerException(Map<String, String> problems) {
+        public InvalidServerException(Map<String, Message> problems) {
             super("The server is not valid: " + problems);
             this.problems = Map.copyOf(problems);
         }
 
-        public Map<String, String> problems() {
+        public Map<String, Message> problems() {
             return problems;
         }
     }
@@ -226,29 +227,31 @@ public class WorkspaceService {
     }
 
     private McpServerConfig.CodeMode checkServerDraft(Caller caller, ServerDraft draft, McpServerConfig existing) {
-        Map<String, String> problems = new LinkedHashMap<>();
+        Map<String, Message> problems = new LinkedHashMap<>();
         if (draft.slug() == null || !SLUG.matcher(draft.slug()).matches()) {
-            problems.put("slug", "Use 1 to 63 lower-case letters, digits, '-' or '_', starting with a letter or digit");
+            problems.put("slug", Message.of("problem.server.slug",
+                    "Use 1 to 63 lower-case letters, digits, ''-'' or ''_'', starting with a letter or digit"));
         } else {
             findServer(caller.workspaceId(), draft.slug()).filter(s -> existing == null || !s.getId().equals(existing.getId()))
-                    .ifPresent(s -> problems.put("slug", "Server slug '" + draft.slug() + "' is already used in this workspace"));
+                    .ifPresent(s -> problems.put("slug", Message.of("problem.server.slugTaken",
+                            "Server slug ''{0}'' is already used in this workspace", draft.slug())));
         }
         if (draft.name() == null || draft.name().isBlank() || draft.name().strip().length() > 200) {
-            problems.put("name", "A name of 1 to 200 characters is required");
+            problems.put("name", Message.of("problem.server.name", "A name of 1 to 200 characters is required"));
         }
         if (draft.description() != null && draft.description().length() > 2000) {
-            problems.put("description", "At most 2000 characters");
+            problems.put("description", Message.of("problem.server.description", "At most 2000 characters"));
         }
         McpServerConfig.CodeMode mode = null;
         try {
             mode = McpServerConfig.CodeMode.valueOf(String.valueOf(draft.codeMode()).toUpperCase());
         } catch (IllegalArgumentException e) {
-            problems.put("codeMode", "Code mode is 'off' or 'inline'");
+            problems.put("codeMode", Message.of("problem.server.codeMode", "Code mode is ''off'' or ''inline''"));
         }
         Set<Long> known = new HashSet<>();
         roles(caller.workspaceId()).forEach(r -> known.add(r.getId()));
         if (!known.containsAll(draft.roleIds())) {
-            problems.put("roles", "Choose roles of this workspace");
+            problems.put("roles", Message.of("problem.server.roles", "Choose roles of this workspace"));
         }
         if (!problems.isEmpty()) {
             throw new InvalidServerException(problems);

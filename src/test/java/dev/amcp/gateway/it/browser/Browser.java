@@ -23,6 +23,9 @@ final class Browser implements AutoCloseable {
     static final String CHROMIUM = System.getProperty("it.chromium", "/usr/bin/chromium");
     static final String CHROMEDRIVER = System.getProperty("it.chromedriver", "/usr/bin/chromedriver");
 
+    /** Screenshot files are {@code editor-<name>.png}, the names the docs use. */
+    static final String SCREENSHOT_PREFIX = "editor-";
+
     final ChromeDriver driver;
     final String base;
     private final Path profile;
@@ -101,18 +104,28 @@ final class Browser implements AutoCloseable {
         waitForPath("/admin/servers");
     }
 
+    /**
+     * Saves the page as {@code editor-<name>.png} in {@code it.screenshots.dir} ({@code target/screenshots} by default;
+     * {@code -Dit.screenshots.dir=docs/images} refreshes the docs' images, a relative path being the project's).
+     */
     void screenshot(String name) {
         String dir = System.getProperty("it.screenshots.dir");
-        if (dir == null) {
+        if (dir == null || dir.isBlank()) {
             return;
         }
         try {
-            Path target = Path.of(dir, name + ".png");
+            Path target = Path.of(System.getProperty("basedir", ".")).resolve(dir).resolve(SCREENSHOT_PREFIX + name + ".png");
             Files.createDirectories(target.getParent());
             Files.write(target, driver.getScreenshotAs(OutputType.BYTES));
         } catch (IOException | RuntimeException e) {
             System.err.println("Screenshot " + name + " failed: " + e);
         }
+    }
+
+    /** Like {@link #screenshot(String)}, with the page scrolled so that this element is at the top of the window. */
+    void screenshot(String name, String showCss) {
+        driver.executeScript("document.querySelector(arguments[0]).scrollIntoView({block: 'start'})", showCss);
+        screenshot(name);
     }
 
     @Override

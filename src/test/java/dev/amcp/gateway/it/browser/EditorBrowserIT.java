@@ -25,8 +25,8 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 
 /**
- * The admin editor in a real headless Chromium against the managed Liberty: login, the HTTP tool form with a
- * validation error and its fix, the test button, CSRF rejection, the language switcher, API keys, and a member's
+ * The admin editor in a real headless Chromium against the managed Liberty: login (with its CSRF token and a new
+ * session id), the HTTP tool form with a validation error and its fix, the test button, CSRF rejection, the language switcher, API keys, and a member's
  * read-only view.
  */
 @ExtendWith(ArquillianExtension.class)
@@ -110,6 +110,15 @@ class EditorBrowserIT {
         assertTrue(browser.text("#login-error").length() > 0);
         browser.screenshot("login");
 
+        // The right password in a form whose CSRF token is not the session's does not sign in: the page says why.
+        browser.type("#j_username", tenant().getString("admin"));
+        browser.type("#j_password", tenant().getString("password"));
+        browser.driver.executeScript("document.querySelector('#login-form input[name=_csrf]').value = 'forged-token'");
+        browser.click("#login-submit");
+        assertTrue(browser.text("#login-error").contains("expired"), browser.text("#login-error"));
+        assertTrue(browser.driver.getCurrentUrl().contains("/admin/login"), browser.driver.getCurrentUrl());
+        assertFalse(browser.present("#who"), "not signed in");
+
         loginAs("admin");
         assertTrue(browser.text("#who").contains(tenant().getString("admin")));
         assertTrue(browser.text("#servers-table").contains("/mcp/main"));
@@ -154,7 +163,7 @@ class EditorBrowserIT {
         browser.click("#test");
         String result = browser.text("#test-result");
         assertTrue(result.contains("\"id\": \"42\"") && result.contains("hello"), result);
-        browser.screenshot("tool-test");
+        browser.screenshot("tool-test", "#test-panel");
 
         browser.open("/admin/tools?server=main");
         assertTrue(browser.text("#tools-table").contains("echo_tool"));
@@ -180,6 +189,72 @@ class EditorBrowserIT {
     }
 
     @Test
+    void theLoginPostNeedsTheLoginPagesCsrfTokenAndSigningInChangesTheSessionId() throws Exception {
+        String user = tenant().getString("admin");
+        String password = tenant().getString("password");
+        // A cross-site form post has neither the login page's session nor its token.
+        HttpResponse<String> forged = postForm("/admin/j_security_check", null, "j_username", user, "j_password", password);
+        assertEquals(302, forged.statusCode());
+        String expired = forged.headers().firstValue("Location").orElse("");
+        assertTrue(expired.endsWith("/admin/login?error=expired"), expired);
+        assertFalse(setsSignOnCookie(forged), "not signed in");
+        assertTrue(get(URI.create(expired).getPath() + "?error=expired", "Accept-Language", "it").body()
+                .contains("Il modulo di accesso era scaduto"), "the login page is shown again, with the reason");
+
+        HttpResponse<String> page = get("/admin/login");
+        String session = sessionCookie(page);
+        java.util.regex.Matcher token = java.util.regex.Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"").matcher(page.body());
+        assertTrue(token.find(), "the login form carries a token");
+        HttpResponse<String> wrongToken = postForm("/admin/j_security_check", session, "_csrf", "forged-token",
+                "j_username", user, "j_password", password);
+        assertTrue(wrongToken.headers().firstValue("Location").orElse("").endsWith("/admin/login?error=expired"));
+        assertFalse(setsSignOnCookie(wrongToken), "a wrong token with the right password does not sign in");
+
+        HttpResponse<String> signedIn = postForm("/admin/j_security_check", session, "_csrf", token.group(1),
+                "j_username", user, "j_password", password);
+        assertEquals(302, signedIn.statusCode());
+        assertFalse(signedIn.headers().firstValue("Location").orElse("").contains("/admin/login"), signedIn.headers().map().toString());
+        String newSession = sessionCookie(signedIn);
+        assertFalse(newSession.isEmpty() || newSession.equals(session), "a new session id at login: " + session + " -> " + newSession);
+        // Liberty keeps the login in its single sign-on cookie (LtpaToken2), set next to the new session id; a
+        // browser sends back every cookie that was set and not deleted.
+        String signedInCookies = String.join("; ", signedIn.headers().allValues("Set-Cookie").stream()
+                .map(c -> c.split(";", 2)[0]).filter(EditorBrowserIT::notDeleted).distinct().toList());
+        assertTrue(signedInCookies.contains(newSession), signedInCookies);
+        assertEquals(200, get("/admin/servers", "Cookie", signedInCookies).statusCode(), signedInCookies);
+    }
+
+    private static boolean setsSignOnCookie(HttpResponse<String> response) {
+        return response.headers().allValues("Set-Cookie").stream().anyMatch(c -> c.startsWith("LtpaToken2=") && notDeleted(c.split(";", 2)[0]));
+    }
+
+    /** The {@code JSESSIONID=…} pair a response sets, or the empty string. */
+    private static String sessionCookie(HttpResponse<String> response) {
+        return response.headers().allValues("Set-Cookie").stream().filter(c -> c.startsWith("JSESSIONID="))
+                .map(c -> c.split(";", 2)[0]).reduce((first, last) -> last).orElse("");
+    }
+
+    /** A {@code name=value} cookie that is not being deleted ({@code name=} or {@code name=""}). */
+    private static boolean notDeleted(String cookie) {
+        String value = cookie.substring(cookie.indexOf('=') + 1);
+        return !value.isEmpty() && !"\"\"".equals(value);
+    }
+
+    private static HttpResponse<String> postForm(String path, String cookie, String... fields) throws Exception {
+        StringBuilder body = new StringBuilder();
+        for (int i = 0; i < fields.length; i += 2) {
+            body.append(body.isEmpty() ? "" : "&").append(fields[i]).append('=')
+                    .append(java.net.URLEncoder.encode(fields[i + 1], java.nio.charset.StandardCharsets.UTF_8));
+        }
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(java.time.Duration.ofSeconds(60))
+                .header("Content-Type", "application/x-www-form-urlencoded").POST(HttpRequest.BodyPublishers.ofString(body.toString()));
+        if (cookie != null) {
+            b.header("Cookie", cookie);
+        }
+        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
     void theSwitcherChangesTheLanguageAndAcceptLanguageIsFollowed() throws Exception {
         assertTrue(get("/admin/login", "Accept-Language", "it-IT,it;q=0.9").body().contains("Accedi"));
         assertTrue(get("/admin/login", "Accept-Language", "de-CH, en;q=0.5").body().contains("Anmelden"));
@@ -201,7 +276,6 @@ class EditorBrowserIT {
         assertEquals("Neues HTTP-Werkzeug", browser.text("h1"));
         browser.open("/admin/keys");
         assertEquals("API-Schlüssel", browser.text("h1"));
-        browser.screenshot("keys-de");
 
         browser.click("#lang-en");
         assertEquals("API keys", browser.text("h1"));

@@ -30,7 +30,8 @@ import org.openqa.selenium.support.ui.Select;
 /**
  * The editor's code-mode pages in a real headless Chromium against the managed Liberty and the live code runner:
  * writing a code tool with completion, its save errors, a test run with console and trace, the run history, a trial
- * license refusing a code tool, the proposals inbox, and the pages in Italian and German. Every test seeds its own
+ * license refusing a code tool, the proposals inbox, and the pages in Italian and German, with the services' refusals
+ * and field problems in those languages too. Every test seeds its own
  * workspace (an HTTP tool {@code echo}, a code tool {@code echo_code}, two proposals).
  */
 @ExtendWith(ArquillianExtension.class)
@@ -94,8 +95,8 @@ class EditorCodeModeBrowserIT {
         content.sendKeys(Keys.ESCAPE);
         browser.typeInEditor("code", "await amcp.run(\"echo\", {q");
         assertTrue(completions().contains("q"), completions());
+        browser.screenshot("code-tool-completion"); // with the completion list open
         content.sendKeys(Keys.ESCAPE);
-        browser.screenshot("code-tool-completion");
 
         // A tool that is not in the workspace: the uses list takes it from the code, and the service refuses it.
         browser.typeInEditor("code", "const r = await amcp.run(\"echo\", {id: input.id}); await amcp.describe('not_here'); "
@@ -123,7 +124,7 @@ class EditorCodeModeBrowserIT {
         assertTrue(browser.text("#run-console").contains("got 42"), browser.text("#run-console"));
         String trace = browser.text("#run-trace");
         assertTrue(trace.contains("echo") && trace.contains("ok"), trace);
-        browser.screenshot("code-tool-test");
+        browser.screenshot("code-tool-test", "#test-panel");
 
         browser.open("/admin/runs?tool=echo_twice&status=SUCCESS");
         assertTrue(browser.text("#runs-table").contains("SUCCESS"));
@@ -166,6 +167,22 @@ class EditorCodeModeBrowserIT {
             browser.open("/admin/license");
             assertTrue(browser.text("#license-warnings").contains("2"), browser.text("#license-warnings"));
             browser.screenshot("license");
+
+            // The same refusal in the person's language, input kept.
+            browser.click("#lang-it");
+            browser.waitForPath("/admin/license");
+            createCodeTool("third_tool");
+            assertEquals("Il gateway ha rifiutato: Questo workspace avrebbe 3 strumenti di codice; la licenza trial ne consente 2."
+                    + " Non è stato salvato nulla.", browser.text("#form-error"));
+            assertEquals("third_tool", browser.el("#name").getAttribute("value"));
+            browser.screenshot("code-tool-license-refused-it");
+            browser.click("#lang-de");
+            browser.waitForPath("/admin/code-tools/new");
+            createCodeTool("third_tool");
+            assertTrue(browser.text("#form-error").contains("Dieser Workspace hätte 3 Code-Werkzeuge; die Lizenz trial erlaubt 2."),
+                    browser.text("#form-error"));
+
+            browser.open("/admin/license");
             browser.click("#remove-license");
             assertEquals("community", browser.text("#license-edition"));
         } finally {
@@ -225,16 +242,21 @@ class EditorCodeModeBrowserIT {
         browser.open("/admin/code-tools/new?server=main");
         assertEquals("Nuovo strumento di codice", browser.text("h1"));
         assertTrue(browser.text("#allowWrites-help").contains("l'edizione Enterprise"), browser.text("#allowWrites-help"));
-        browser.screenshot("code-tool-it");
 
         browser.click("#lang-de");
         browser.waitForPath("/admin/code-tools/new");
         assertEquals("Neues Code-Werkzeug", browser.text("h1"));
+        // The service's field problems in German, next to their fields.
+        browser.typeInEditor("code", "return await amcp.run('gibt_es_nicht', {});");
+        browser.type("#name", "echo_code"); // leaving the editor fills uses from the code
+        browser.click("#save");
+        assertEquals("Ein Werkzeug namens 'echo_code' gibt es in diesem Workspace schon.", browser.text("#name-error"));
+        assertEquals("'gibt_es_nicht' ist kein Werkzeug dieses Workspace.", browser.text("#uses-error"));
+        browser.screenshot("code-tool-errors-de");
         browser.open("/admin/runs");
         assertEquals("Code-Ausführungen", browser.text("h1"));
         browser.open("/admin/proposals");
         assertEquals("Vorgeschlagene Code-Werkzeuge", browser.text("h1"));
-        browser.screenshot("proposals-de");
         browser.click("#lang-en");
         assertEquals("Proposed code tools", browser.text("h1"));
     }
