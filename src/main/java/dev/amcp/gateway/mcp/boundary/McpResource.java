@@ -2,7 +2,7 @@ package dev.amcp.gateway.mcp.boundary;
 
 import dev.amcp.gateway.governance.entity.CallScope;
 import dev.amcp.gateway.governance.entity.Caller;
-import dev.amcp.gateway.mcp.control.McpCancellations;
+import dev.amcp.gateway.mcp.control.ClientWatches;
 import dev.amcp.gateway.mcp.control.McpProtocol;
 import dev.amcp.gateway.mcp.control.McpProtocol.Exchange;
 import dev.amcp.gateway.mcp.control.McpSessions;
@@ -18,8 +18,6 @@ import dev.amcp.gateway.workspace.boundary.BearerAuthFilter;
 import dev.amcp.gateway.workspace.control.ApiKeyAuthenticator;
 import dev.amcp.gateway.workspace.control.ApiKeyService;
 import dev.amcp.gateway.workspace.control.ServerDirectory;
-import jakarta.annotation.Resource;
-import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
@@ -37,14 +35,12 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.StreamingOutput;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -63,8 +59,6 @@ public class McpResource {
     public static final long DEFAULT_MAX_BODY = 4L * 1024 * 1024;
     public static final String SESSION_HEADER = "Mcp-Session-Id";
     public static final String VERSION_HEADER = "MCP-Protocol-Version";
-    public static final String HEARTBEAT_SETTING = "AMCP_MCP_HEARTBEAT_MS";
-    public static final long DEFAULT_HEARTBEAT_MS = 1000;
     private static final String SSE = "text/event-stream";
     private static final Logger LOG = Logger.getLogger(McpResource.class.getName());
 
@@ -84,10 +78,7 @@ public class McpResource {
     OriginPolicy origins;
 
     @Inject
-    McpCancellations cancellations;
-
-    @Resource
-    ManagedScheduledExecutorService heartbeats;
+    ClientWatches watches;
 
     @Inject
     Settings settings;
@@ -276,7 +267,7 @@ public class McpResource {
     /** Answers as an SSE stream: the tool's progress notifications, then the response, then the stream ends. */
     private Response stream(Exchange exchange, JsonRpcMessage message, JsonValue progressToken) {
         StreamingOutput body = out -> {
-            try (ClientWatch watch = new ClientWatch(out, SSE_HEARTBEAT, exchange, message)) {
+            try (ClientWatches.Watch watch = watches.watch(out, SSE_HEARTBEAT, exchange.requestKey(message.id()))) {
                 CallContext.ProgressSink sink = (progress, total, text) ->
                         watch.write(("event: message\ndata: " + McpWire.progress(progressToken, progress, total, text) + "\n\n")
                                 .getBytes(StandardCharsets.UTF_8));
@@ -294,7 +285,7 @@ public class McpResource {
      */
     private Response watched(Exchange exchange, JsonRpcMessage message) {
         StreamingOutput body = out -> {
-            try (ClientWatch watch = new ClientWatch(out, JSON_HEARTBEAT, exchange, message)) {
+            try (ClientWatches.Watch watch = watches.watch(out, JSON_HEARTBEAT, exchange.requestKey(message.id()))) {
                 watch.write(protocol.answer(exchange, message, null).toString().getBytes(StandardCharsets.UTF_8));
             }
         };
@@ -303,46 +294,6 @@ public class McpResource {
 
     private static final byte[] SSE_HEARTBEAT = ":\n\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] JSON_HEARTBEAT = "\n".getBytes(StandardCharsets.US_ASCII);
-
-    /**
-     * Writes a streamed answer and, between writes, a heartbeat every {@value #HEARTBEAT_SETTING} ms (default
-     * {@value #DEFAULT_HEARTBEAT_MS}). A write that fails means the client is gone: its call is cancelled as if it had
-     * sent {@code notifications/cancelled}.
-     */
-    private final class ClientWatch implements AutoCloseable {
-        private final OutputStream out;
-        private final String requestKey;
-        private final java.util.concurrent.ScheduledFuture<?> heartbeat;
-        private boolean gone;
-
-        ClientWatch(OutputStream out, byte[] beat, Exchange exchange, JsonRpcMessage message) {
-            this.out = out;
-            this.requestKey = exchange.requestKey(message.id());
-            long every = settings.getLong(HEARTBEAT_SETTING, DEFAULT_HEARTBEAT_MS);
-            this.heartbeat = every <= 0 ? null : heartbeats.scheduleAtFixedRate(() -> write(beat), every, every, TimeUnit.MILLISECONDS);
-        }
-
-        synchronized void write(byte[] bytes) {
-            if (gone) {
-                return;
-            }
-            try {
-                out.write(bytes);
-                out.flush();
-            } catch (IOException | RuntimeException e) {
-                gone = true;
-                LOG.fine(() -> "MCP client of " + requestKey + " went away: " + e);
-                cancellations.cancel(requestKey, "the client disconnected");
-            }
-        }
-
-        @Override
-        public void close() {
-            if (heartbeat != null) {
-                heartbeat.cancel(false);
-            }
-        }
-    }
 
     private static JsonValue progressToken(JsonRpcMessage message) {
         JsonValue meta = message.params().get("_meta");
