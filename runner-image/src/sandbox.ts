@@ -255,7 +255,7 @@ export class Sandbox {
       this.reaped = true;
       clearTimeout(this.killRetry);
       // Let the pipes drain (a result or an OOM message may still be in flight), but never wait long.
-      let t: number | undefined;
+      let t: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([drained, new Promise((r) => (t = setTimeout(r, 250)))]);
       clearTimeout(t);
       this.exitStatus = s;
@@ -316,6 +316,12 @@ export class Sandbox {
     return true;
   }
 
+  /** Back-pressure: while set, the child's stdout is not read (its writes block once the pipe is full). */
+  private paused: Promise<void> | null = null;
+  pauseUntil(p: Promise<void>) {
+    this.paused = p;
+  }
+
   private async readStdout() {
     const reader = this.proc.stdout.getReader();
     try {
@@ -323,6 +329,10 @@ export class Sandbox {
         const { value, done } = await reader.read();
         if (done) break;
         if (!this.onChunk(value)) return;
+        if (this.paused) {
+          await this.paused;
+          this.paused = null;
+        }
       }
     } catch {
       // stream error: the exit handler reports it
