@@ -15,7 +15,7 @@ import {
   WsConnection,
 } from "./ws.ts";
 import { type Config, type Limits, loadConfig } from "./config.ts";
-import { BusyError, type ChildFrame, Pool, prepareLaunch, type Sandbox } from "./sandbox.ts";
+import { BusyError, type ChildFrame, Pool, prepareLaunch, Sandbox } from "./sandbox.ts";
 import { log } from "./log.ts";
 
 const TRACE = Deno.env.get("CODE_RUNNER_TRACE") === "1";
@@ -434,6 +434,7 @@ function healthz() {
     maxConcurrent: cfg.maxConcurrent,
     maxQueue: cfg.maxQueue,
     runs: pool.runsStarted,
+    pipes: Sandbox.fastPipes ? "ops" : "streams",
     maxLimits: cfg.maxLimits,
   };
 }
