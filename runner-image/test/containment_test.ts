@@ -522,6 +522,9 @@ section("gateway protocol (v1)", async () => {
   check(lowerWins.done?.status === "error" && lowerWins.done.error?.name === "OutputLimitError" && lowerWins.done.error.message.includes(String(MAX_OUTPUT)), "limits: the runner's own maximum wins over a larger request", short(lowerWins));
   const h = await health();
   check(h.status === "ok" && h.denoVersion === "2.9.6" && ["uid-drop", "same-uid"].includes(h.isolation) && typeof h.warm === "number" && typeof h.busy === "number", "GET /healthz: status, denoVersion, isolation, warm, busy", h);
+  // On the pinned Deno the sandboxes' pipes go through the resource ops; a Deno upgrade that moves the
+  // private symbols silently falls back to the (slower) web streams, and this says so.
+  check(h.pipes === "ops", "healthz: sandbox pipes through Deno's resource ops (pinned Deno 2.9.6)", h.pipes);
 });
 
 section("authentication", async () => {
