@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Starts the AMCP code runner in the foreground, without Docker.
 #   CODE_RUNNER_TOKEN=... ./runner-image/run-local.sh
-# First use installs Deno 2.9.6 and ws 8.23.0 from the npm registry into runner-image/ (ignored by git).
+# First use installs Deno 2.9.6 (and ws 8.23.0, used by the tests and the benchmark) from the npm registry
+# into runner-image/ (ignored by git).
 # As root, sandboxes drop to uid/gid 65534 (isolation: uid-drop); as a normal user they run under the
 # same uid (isolation: same-uid, logged as a warning). See runner-image/README.md for all settings.
 set -euo pipefail

@@ -1,5 +1,6 @@
 # Shared by run-local.sh and test.sh: installs the pinned Deno (from the npm registry) and the pinned
-# `ws` package on first use. Sourced, not executed.
+# `ws` package (the test client's and the benchmark's; the supervisor does not use it) on first use.
+# Sourced, not executed.
 RUNNER_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DENO_VERSION="2.9.6"
 DENO_HOME="$RUNNER_DIR/.deno"

@@ -1,13 +1,21 @@
 // AMCP code-runner supervisor: HTTP + WebSocket (protocol v1) in front of a warm pool of single-use
-// Deno sandboxes. Served with node:http and the pinned `ws` package, not Deno.serve: Liberty's
-// WebSocket client sends `Content-Length: 0` on the upgrade, which Deno.serve rejects with 400.
+// Deno sandboxes. Served on Deno's own TCP listener with the small HTTP/WebSocket layer in ws.ts, not
+// Deno.serve: Liberty's WebSocket client sends `Content-Length: 0` on the upgrade, which Deno.serve
+// rejects with 400 (and node:http + the `ws` package cost most of the CPU of a bridge round trip).
 
-import http from "node:http";
-import type { Duplex } from "node:stream";
-import { createHash, timingSafeEqual } from "node:crypto";
-import { type WebSocket, WebSocketServer } from "ws";
+import {
+  acceptKey,
+  CLOSE_NORMAL,
+  header,
+  httpResponse,
+  readHead,
+  type RequestHead,
+  upgradeResponse,
+  writeAll,
+  WsConnection,
+} from "./ws.ts";
 import { type Config, type Limits, loadConfig } from "./config.ts";
-import { BusyError, type ChildFrame, Pool, prepareLaunch, type Sandbox } from "./sandbox.ts";
+import { BusyError, type ChildFrame, Pool, prepareLaunch, Sandbox } from "./sandbox.ts";
 import { log } from "./log.ts";
 
 const TRACE = Deno.env.get("CODE_RUNNER_TRACE") === "1";
@@ -15,6 +23,8 @@ const BRIDGE_OPS = new Set(["search", "describe", "run"]);
 const CONSOLE_LEVELS = new Set(["log", "info", "warn", "error", "debug"]);
 const MAX_PENDING_BRIDGE = 64;
 const MAX_ERROR_FIELD = 16 * 1024;
+/** Bytes queued for the gateway above which the sandbox's output is not read until they are written. */
+const WS_HIGH_WATER = 4 * 1024 * 1024;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -46,16 +56,26 @@ if (launch.isolation === "same-uid") {
 }
 if (!cfg.token) log("WARNING: CODE_RUNNER_INSECURE_DEV=1 and no CODE_RUNNER_TOKEN: any client may run code. Development only.");
 
-const sha256 = (s: string) => createHash("sha256").update(s, "utf8").digest();
-const tokenDigest = cfg.token ? sha256(cfg.token) : null;
+const sha256 = async (s: string) => new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(s)));
+const tokenDigest = cfg.token ? await sha256(cfg.token) : null;
 
-/** Constant-time bearer token check: both sides are hashed to 32 bytes first, so length leaks nothing. */
-function authorized(req: http.IncomingMessage): boolean {
+/** Compares two 32-byte digests without an early exit. */
+function digestsEqual(a: Uint8Array, b: Uint8Array): boolean {
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < 32; i++) diff |= a[i] ^ b[i];
+  return diff === 0;
+}
+
+/**
+ * Constant-time bearer token check: both sides are hashed to 32 bytes first, so length leaks nothing.
+ * A repeated Authorization header is refused.
+ */
+async function authorized(req: RequestHead): Promise<boolean> {
   if (!tokenDigest) return true;
-  const h = req.headers["authorization"];
+  const h = header(req, "authorization");
   const m = typeof h === "string" ? /^\s*Bearer\s+(\S+)\s*$/i.exec(h) : null;
-  const presented = sha256(m ? m[1] : "");
-  return timingSafeEqual(presented, tokenDigest) && m !== null;
+  const presented = await sha256(m ? m[1] : "");
+  return digestsEqual(presented, tokenDigest) && m !== null;
 }
 
 function clip(s: unknown, max = MAX_ERROR_FIELD): string {
@@ -94,8 +114,8 @@ class RunSession {
   private limits: Limits = cfg.defaultLimits;
   private sb: Sandbox | null = null;
   private cancelWait: (() => void) | null = null;
-  private timers: number[] = [];
-  private watchdog: number | null = null;
+  private timers: ReturnType<typeof setTimeout>[] = [];
+  private watchdog: ReturnType<typeof setInterval> | null = null;
   private bridgeCalls = 0;
   private lastChildBridgeId = 0;
   private pendingBridge = new Set<number>();
@@ -109,14 +129,20 @@ class RunSession {
   private tBridge = 0;
   private childWait = 0;
   private gwWait = 0;
+  private closeCode = CLOSE_NORMAL;
   private mark(what: string) {
     if (TRACE) this.trace.push(`${what}+${(performance.now() - this.t0).toFixed(2)}`);
   }
 
-  constructor(private ws: WebSocket) {
-    ws.on("message", (data: Buffer, isBinary: boolean) => this.onMessage(data, isBinary));
-    ws.on("close", () => this.onClose());
-    ws.on("error", () => this.onClose());
+  constructor(private ws: WsConnection) {
+    ws.onText = (text) => this.onMessage(text);
+    ws.onBinary = () => this.protocolError("binary frames are not part of protocol v1");
+    ws.onTooBig = (bytes) => this.protocolError(`frame of ${bytes} bytes exceeds the maximum of ${cfg.maxFrameBytes}`);
+    ws.onViolation = (code, why) => {
+      this.closeCode = code;
+      this.protocolError(`WebSocket protocol violation: ${why}`);
+    };
+    ws.onClose = () => this.onClose();
     this.timers.push(setTimeout(() => {
       if (this.state === "await_start") this.protocolError("no start frame within " + cfg.startTimeoutMs + " ms");
     }, cfg.startTimeoutMs));
@@ -126,16 +152,13 @@ class RunSession {
     this.finish("protocol_error", { error: { name: "ProtocolError", message } });
   }
 
-  private onMessage(data: Buffer, isBinary: boolean) {
+  /** A complete text message (the WebSocket layer has checked its size and UTF-8). */
+  private onMessage(text: string) {
     if (this.state === "done") return;
-    if (data.length > cfg.maxFrameBytes) {
-      return this.protocolError(`frame of ${data.length} bytes exceeds the maximum of ${cfg.maxFrameBytes}`);
-    }
-    if (isBinary) return this.protocolError("binary frames are not part of protocol v1");
     // deno-lint-ignore no-explicit-any
     let msg: any;
     try {
-      msg = JSON.parse(decoder.decode(data));
+      msg = JSON.parse(text);
     } catch {
       return this.protocolError("malformed JSON");
     }
@@ -223,7 +246,12 @@ class RunSession {
     this.finish("error", { error: { name: "SandboxProtocolError", message: `the sandbox sent an invalid frame: ${why}` } });
   }
 
-  private onChildFrame({ msg, bytes }: ChildFrame) {
+  private onChildFrame(f: ChildFrame) {
+    this.onChildFrame1(f);
+    if (this.ws.bufferedAmount > WS_HIGH_WATER && this.sb) this.sb.pauseUntil(this.ws.drained());
+  }
+
+  private onChildFrame1({ msg, bytes }: ChildFrame) {
     if (this.state !== "running" || !this.sb) return;
     if (msg === null || typeof msg !== "object" || Array.isArray(msg)) return this.childProtocolError("not an object");
     switch (msg.type) {
@@ -264,7 +292,7 @@ class RunSession {
       if (this.tFwd) this.childWait += now - this.tFwd;
       this.tBridge = now;
     }
-    this.ws.send(JSON.stringify({ type: "bridge", id, op: msg.op, args }));
+    this.ws.sendText(JSON.stringify({ type: "bridge", id, op: msg.op, args }));
   }
 
   // deno-lint-ignore no-explicit-any
@@ -307,7 +335,7 @@ class RunSession {
     }
     this.consoleBytes += bytes.length;
     this.outputBytes += bytes.length;
-    this.ws.send(JSON.stringify(cut || msg.truncated === true ? { type: "console", level, text, truncated: true } : { type: "console", level, text }));
+    this.ws.sendText(JSON.stringify(cut || msg.truncated === true ? { type: "console", level, text, truncated: true } : { type: "console", level, text }));
   }
 
   // deno-lint-ignore no-explicit-any
@@ -366,8 +394,8 @@ class RunSession {
     }
     frame += `,"stats":${JSON.stringify(stats)}}`;
     try {
-      this.ws.send(frame);
-      this.ws.close(1000, "done");
+      this.ws.sendText(frame);
+      this.ws.close(this.closeCode, "done");
     } catch { /* socket already gone */ }
     // Kill the used child and free the slot only after `done` is on its way.
     if (hadSandbox) pool.release(hadSandbox);
@@ -406,70 +434,89 @@ function healthz() {
     maxConcurrent: cfg.maxConcurrent,
     maxQueue: cfg.maxQueue,
     runs: pool.runsStarted,
+    pipes: Sandbox.fastPipes ? "ops" : "streams",
     maxLimits: cfg.maxLimits,
   };
 }
 
-const server = http.createServer((req, res) => {
-  const path = (req.url ?? "/").split("?")[0];
-  if (path === "/healthz" && (req.method === "GET" || req.method === "HEAD")) {
-    const body = JSON.stringify(healthz());
-    res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" });
-    res.end(req.method === "HEAD" ? undefined : body);
-    return;
-  }
-  if (path === "/v1/run") {
-    res.writeHead(426, { "content-type": "text/plain", upgrade: "websocket", connection: "Upgrade" });
-    res.end("WebSocket upgrade required\n");
-    return;
-  }
-  res.writeHead(404, { "content-type": "text/plain" });
-  res.end("not found\n");
-});
+let stopping = false;
+const HEAD_TIMEOUT_MS = 10_000;
+const TEXT = { "Content-Type": "text/plain" };
 
-const wss = new WebSocketServer({
-  noServer: true,
-  clientTracking: false,
-  perMessageDeflate: false,
-  // Frames above maxFrameBytes get a protocol_error `done`; this hard cap only guards the buffer.
-  maxPayload: cfg.maxFrameBytes * 4,
-});
-
-function refuse(socket: Duplex, status: string, extra = "") {
+/** One TCP connection: one request head, then either one HTTP response or one WebSocket run. */
+async function serveConn(conn: Deno.TcpConn) {
   try {
-    socket.write(`HTTP/1.1 ${status}\r\n${extra}Connection: close\r\nContent-Length: 0\r\n\r\n`);
-  } catch { /* ignore */ }
-  socket.destroy();
+    conn.setNoDelay(true);
+    const r = await readHead(conn, HEAD_TIMEOUT_MS);
+    if (r === null) return conn.close();
+    if ("error" in r) return await respond(conn, httpResponse(r.error, TEXT, r.error === 408 ? "" : "bad request\n"));
+    const req = r.head;
+    if (!req.headers.has("upgrade")) {
+      if (req.path === "/healthz" && (req.method === "GET" || req.method === "HEAD")) {
+        const body = JSON.stringify(healthz());
+        const res = httpResponse(200, { "Content-Type": "application/json", "Cache-Control": "no-store" }, body);
+        return await respond(conn, req.method === "HEAD" ? res.subarray(0, res.length - new TextEncoder().encode(body).length) : res);
+      }
+      if (req.path === "/v1/run") {
+        return await respond(conn, httpResponse(426, { ...TEXT, Upgrade: "websocket" }, "WebSocket upgrade required\n"));
+      }
+      return await respond(conn, httpResponse(404, TEXT, "not found\n"));
+    }
+    // The token is checked before anything else about an upgrade request.
+    if (!(await authorized(req))) return await respond(conn, httpResponse(401, { "WWW-Authenticate": "Bearer" }));
+    if (req.path !== "/v1/run") return await respond(conn, httpResponse(404, TEXT, "not found\n"));
+    const accept = await acceptKey(req);
+    if (typeof accept !== "string") {
+      return await respond(conn, httpResponse(accept.status, accept.status === 426 ? { ...TEXT, "Sec-WebSocket-Version": "13" } : TEXT, accept.why + "\n"));
+    }
+    await writeAll(conn, upgradeResponse(accept));
+    new RunSession(new WsConnection(conn, cfg.maxFrameBytes, r.rest));
+  } catch {
+    try {
+      conn.close();
+    } catch { /* closed */ }
+  }
 }
 
-server.on("upgrade", (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
-  socket.on("error", () => {});
-  // The token is checked before anything else about the request.
-  if (!authorized(req)) return refuse(socket, "401 Unauthorized", "WWW-Authenticate: Bearer\r\n");
-  const path = (req.url ?? "/").split("?")[0];
-  if (path !== "/v1/run") return refuse(socket, "404 Not Found");
-  // deno-lint-ignore no-explicit-any
-  (socket as any).setNoDelay?.(true);
-  wss.handleUpgrade(req, socket, head, (ws: WebSocket) => new RunSession(ws));
-});
+async function respond(conn: Deno.Conn, bytes: Uint8Array) {
+  try {
+    await writeAll(conn, bytes);
+  } catch { /* gone */ }
+  try {
+    conn.close();
+  } catch { /* closed */ }
+}
 
-server.on("clientError", (_err: Error, socket: Duplex) => refuse(socket, "400 Bad Request"));
-
-server.listen(cfg.port, cfg.host, () => {
-  const addr = server.address();
-  const port = typeof addr === "object" && addr ? addr.port : cfg.port;
+const listener = Deno.listen({ hostname: cfg.host, port: cfg.port, transport: "tcp" });
+{
+  const port = listener.addr.port;
   log(`listening on ws://${cfg.host}:${port}/v1/run (deno ${Deno.version.deno}, isolation ${launch.isolation}, pool ${cfg.poolSize}, max concurrent ${cfg.maxConcurrent}, queue ${cfg.maxQueue})`);
   // For test harnesses that start us on port 0.
   if (Deno.env.get("CODE_RUNNER_PORT_FILE")) Deno.writeTextFileSync(Deno.env.get("CODE_RUNNER_PORT_FILE")!, String(port));
   pool.start();
-});
+}
+(async () => {
+  for (;;) {
+    let conn: Deno.TcpConn;
+    try {
+      conn = await listener.accept();
+    } catch (e) {
+      if (stopping || e instanceof Deno.errors.BadResource) return;
+      log(`accept failed: ${(e as Error).message}`);
+      await new Promise((r) => setTimeout(r, 50)); // e.g. EMFILE: do not spin
+      continue;
+    }
+    serveConn(conn);
+  }
+})();
 
-let stopping = false;
 function shutdown(sig: string) {
   if (stopping) return;
   stopping = true;
   log(`${sig}: shutting down`);
-  server.close();
+  try {
+    listener.close();
+  } catch { /* closed */ }
   // Sandboxes killed and reaped (through the kill helper if need be), then the helper itself; bounded.
   pool.shutdown().finally(() => Deno.exit(0));
   setTimeout(() => Deno.exit(0), 5000);

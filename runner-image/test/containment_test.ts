@@ -170,8 +170,13 @@ async function rawUpgrade(request: string) {
       for (let i = 0; i < len; i++) frame[hdr.length + 4 + i] = payload[i] ^ mask[i & 3];
       return conn.write(frame);
     },
-    async readFrames(): Promise<{ op: number; text: string }[]> {
-      const frames: { op: number; text: string }[] = [];
+    /** Raw bytes, as they are (for malformed frames). */
+    sendRaw(bytes: Uint8Array) {
+      return conn.write(bytes);
+    },
+    /** Frames until the runner's close frame (or EOF); a close frame carries its `code`. */
+    async readFrames(): Promise<{ op: number; text: string; code?: number }[]> {
+      const frames: { op: number; text: string; code?: number }[] = [];
       for (;;) {
         while (buf.length >= 2) {
           const op = buf[0] & 15;
@@ -181,9 +186,16 @@ async function rawUpgrade(request: string) {
             if (buf.length < 4) break;
             len = (buf[2] << 8) | buf[3];
             off = 4;
+          } else if (len === 127) {
+            if (buf.length < 10) break;
+            len = Number(new DataView(buf.buffer, buf.byteOffset + 2, 8).getBigUint64(0));
+            off = 10;
           }
           if (buf.length < off + len) break;
-          frames.push({ op, text: new TextDecoder().decode(buf.subarray(off, off + len)) });
+          const payload = buf.subarray(off, off + len);
+          const f: { op: number; text: string; code?: number } = { op, text: new TextDecoder().decode(op === 8 ? payload.subarray(2) : payload) };
+          if (op === 8 && len >= 2) f.code = (payload[0] << 8) | payload[1];
+          frames.push(f);
           buf = buf.subarray(off + len);
           if (op === 8) {
             conn.close();
@@ -510,6 +522,9 @@ section("gateway protocol (v1)", async () => {
   check(lowerWins.done?.status === "error" && lowerWins.done.error?.name === "OutputLimitError" && lowerWins.done.error.message.includes(String(MAX_OUTPUT)), "limits: the runner's own maximum wins over a larger request", short(lowerWins));
   const h = await health();
   check(h.status === "ok" && h.denoVersion === "2.9.6" && ["uid-drop", "same-uid"].includes(h.isolation) && typeof h.warm === "number" && typeof h.busy === "number", "GET /healthz: status, denoVersion, isolation, warm, busy", h);
+  // On the pinned Deno the sandboxes' pipes go through the resource ops; a Deno upgrade that moves the
+  // private symbols silently falls back to the (slower) web streams, and this says so.
+  check(h.pipes === "ops", "healthz: sandbox pipes through Deno's resource ops (pinned Deno 2.9.6)", h.pipes);
 });
 
 section("authentication", async () => {
@@ -546,6 +561,110 @@ section("Liberty's upgrade request, replayed byte for byte", async () => {
   const bad = await rawUpgrade(req.replace(`Bearer ${TOKEN}`, "Bearer nope"));
   check(bad.head.startsWith("HTTP/1.1 401"), "the same request with a wrong token -> 401", bad.head);
   bad.close();
+});
+
+section("WebSocket framing and HTTP parsing (the runner's own code, untrusted input)", async () => {
+  // The supervisor parses request heads and RFC 6455 frames itself (src/ws.ts). Each case below is a
+  // malformed or unusual input on a socket that passed the token check (or, for HTTP, before it).
+  const upgradeReq = (extra = "") => `GET /v1/run HTTP/1.1\r\nHost: 127.0.0.1:${PORT}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+    `Sec-WebSocket-Key: ${btoa("0123456789abcdef")}\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer ${TOKEN}\r\n${extra}\r\n`;
+  /** A client frame: masked unless `mask` is false; `len` overrides the encoded length (header only). */
+  const frame = (op: number, payload: Uint8Array | string, o: { fin?: boolean; mask?: boolean; rsv?: number; len?: bigint; headerOnly?: boolean } = {}) => {
+    const p = typeof payload === "string" ? new TextEncoder().encode(payload) : payload;
+    const len = o.len ?? BigInt(p.length);
+    const hdr: number[] = [((o.fin ?? true) ? 0x80 : 0) | ((o.rsv ?? 0) << 4) | op];
+    const m = (o.mask ?? true) ? 0x80 : 0;
+    if (len < 126n) hdr.push(m | Number(len));
+    else if (len < 65536n) hdr.push(m | 126, Number(len >> 8n), Number(len & 255n));
+    else {
+      hdr.push(m | 127);
+      for (let i = 7; i >= 0; i--) hdr.push(Number((len >> BigInt(8 * i)) & 255n));
+    }
+    const key = [0x11, 0x22, 0x33, 0x44];
+    const body = o.headerOnly ? [] : Array.from(p, (b, i) => (m ? b ^ key[i & 3] : b));
+    return new Uint8Array([...hdr, ...(m ? key : []), ...body]);
+  };
+  const startJson = (code = "return 41 + 1") => JSON.stringify({ type: "start", runId: "framing", code, limits: { timeoutMs: 3000 } });
+  async function session(send: (c: Awaited<ReturnType<typeof rawUpgrade>>) => Promise<unknown> | void) {
+    const c = await rawUpgrade(upgradeReq());
+    if (!c.head.startsWith("HTTP/1.1 101")) return { head: c.head, frames: [], done: null, close: null };
+    await send(c);
+    const frames = await c.readFrames();
+    c.close();
+    const done = frames.filter((f) => f.op === 1).map((f) => JSON.parse(f.text)).find((m) => m.type === "done") ?? null;
+    const close = frames.find((f) => f.op === 8) ?? null;
+    return { head: c.head, frames, done, close };
+  }
+  const pe = (r: Any, code: number) => r.done?.status === "protocol_error" && r.close?.code === code;
+
+  const unmasked = await session((c) => c.sendRaw(frame(1, startJson(), { mask: false })));
+  check(pe(unmasked, 1002) && /masked/.test(unmasked.done.error.message), "unmasked client frame -> protocol_error, close 1002", unmasked.frames);
+  const rsv = await session((c) => c.sendRaw(frame(1, startJson(), { rsv: 4 })));
+  check(pe(rsv, 1002), "RSV1 set without an extension -> protocol_error, close 1002", rsv.frames);
+  const opcode = await session((c) => c.sendRaw(frame(3, "x")));
+  check(pe(opcode, 1002), "reserved opcode 3 -> protocol_error, close 1002", opcode.frames);
+  const cont = await session((c) => c.sendRaw(frame(0, startJson())));
+  check(pe(cont, 1002), "continuation frame with nothing to continue -> protocol_error, close 1002", cont.frames);
+  const bigPing = await session((c) => c.sendRaw(frame(9, "p".repeat(126))));
+  check(pe(bigPing, 1002), "control frame over 125 bytes -> protocol_error, close 1002", bigPing.frames);
+  const fragCtl = await session((c) => c.sendRaw(frame(9, "p", { fin: false })));
+  check(pe(fragCtl, 1002), "fragmented control frame -> protocol_error, close 1002", fragCtl.frames);
+  const top = await session((c) => c.sendRaw(frame(1, "", { len: 1n << 63n, headerOnly: true })));
+  check(pe(top, 1002), "64-bit length with the top bit set -> protocol_error, close 1002", top.frames);
+  const utf8 = await session((c) => c.sendRaw(frame(1, new Uint8Array([0x7b, 0xc3, 0x28, 0x7d]))));
+  check(pe(utf8, 1007), "text frame that is not UTF-8 -> protocol_error, close 1007", utf8.frames);
+  const badClose = await session((c) => c.sendRaw(frame(8, new Uint8Array([0x03, 0xe7])))); // code 999
+  check(badClose.close?.code === 1002, "close frame with an invalid code -> close 1002", badClose.frames);
+
+  // A length over CODE_RUNNER_MAX_FRAME_BYTES is refused on the header alone: no payload is sent here at
+  // all, and the refusal still comes at once (nothing waits for, or buffers, the announced bytes).
+  const t0 = performance.now();
+  const huge = await session((c) => c.sendRaw(frame(1, "", { len: BigInt(MAX_FRAME) * 1000n, headerOnly: true })));
+  check(huge.done?.status === "protocol_error" && /exceeds/.test(huge.done.error?.message) && huge.close?.code === 1000 && performance.now() - t0 < 2000,
+    "64-bit length far over the maximum, header only -> protocol_error at once (nothing buffered)", huge.frames);
+  const fragBig = await session(async (c) => {
+    await c.sendRaw(frame(1, "x".repeat(60000), { fin: false }));
+    for (let i = 0; i < Math.ceil(MAX_FRAME / 60000); i++) await c.sendRaw(frame(0, "x".repeat(60000), { fin: false }));
+  });
+  check(fragBig.done?.status === "protocol_error" && /exceeds/.test(fragBig.done.error?.message), "fragments adding up to more than the maximum -> protocol_error", fragBig.frames.slice(-2));
+
+  // Allowed: a start split into three fragments with a ping between them (answered with the same
+  // payload), 16-bit lengths, and a frame that arrives one byte per TCP write.
+  const startBytes = new TextEncoder().encode(startJson("return input === null ? 'fragmented' : 'x'"));
+  const a = Math.floor(startBytes.length / 3);
+  const frag = await session(async (c) => {
+    await c.sendRaw(frame(1, startBytes.subarray(0, a), { fin: false }));
+    await c.sendRaw(frame(9, "ping-1"));
+    await c.sendRaw(frame(0, startBytes.subarray(a, 2 * a), { fin: false }));
+    await c.sendRaw(frame(0, startBytes.subarray(2 * a)));
+  });
+  check(frag.done?.status === "ok" && frag.done.value === "fragmented" && frag.frames.some((f) => f.op === 10 && f.text === "ping-1") && frag.close?.code === 1000,
+    "fragmented start with a ping interleaved -> pong with the same payload, run ok", frag.frames);
+  const mid = await session((c) => c.sendRaw(frame(1, JSON.stringify({ type: "start", code: `return ${JSON.stringify("y".repeat(300))}.length` }))));
+  check(mid.done?.status === "ok" && mid.done.value === 300, "16-bit payload length -> run ok", mid.done);
+  const trickle = await session(async (c) => {
+    for (const b of frame(1, startJson())) {
+      await c.sendRaw(new Uint8Array([b]));
+      await new Promise((r) => setTimeout(r, 1));
+    }
+  });
+  check(trickle.done?.status === "ok" && trickle.done.value === 42, "a frame arriving one byte per TCP segment -> run ok", trickle.done);
+
+  // HTTP heads, before the token check (400/431) and after it.
+  const httpStatus = async (req: string) => {
+    const c = await rawUpgrade(req);
+    c.close();
+    return c.head.split("\r\n")[0];
+  };
+  check((await httpStatus("GARBAGE\r\n\r\n")).startsWith("HTTP/1.1 400"), "malformed request line -> 400");
+  check((await httpStatus(`GET /healthz HTTP/1.1\r\nX-Big: ${"a".repeat(20000)}\r\n\r\n`)).startsWith("HTTP/1.1 431"), "request head over 16 KiB -> 431");
+  check((await httpStatus(`GET /healthz HTTP/1.1\r\n folded: x\r\n\r\n`)).startsWith("HTTP/1.1 400"), "obsolete line folding in the head -> 400");
+  check((await httpStatus(upgradeReq(`Authorization: Bearer ${TOKEN}\r\n`))).startsWith("HTTP/1.1 401"), "two Authorization headers on the upgrade -> 401");
+  check((await httpStatus(upgradeReq("Content-Length: 5\r\n"))).startsWith("HTTP/1.1 400"), "an upgrade with a body (Content-Length: 5) -> 400");
+  check((await httpStatus(upgradeReq().replace("Version: 13", "Version: 8"))).startsWith("HTTP/1.1 426"), "Sec-WebSocket-Version other than 13 -> 426");
+  check((await httpStatus(upgradeReq().replace(/Sec-WebSocket-Key: \S+/, "Sec-WebSocket-Key: short"))).startsWith("HTTP/1.1 400"), "malformed Sec-WebSocket-Key -> 400");
+  const h = await health();
+  check(h.status === "ok", "after all that /healthz still answers", h);
 });
 
 section("end to end: a client playing the gateway", async () => {
