@@ -59,13 +59,14 @@ public final class CodeModeBench {
         String base = opts.getOrDefault("base", "http://127.0.0.1:9780");
         String key = opts.get("key");
         if (key == null) {
-            System.err.println("usage: CodeModeBench --base URL --key API_KEY [--only latency,bridge,load,mcp]");
+            System.err.println("usage: CodeModeBench --base URL --key API_KEY [--only latency,bridge,load,mcp] [--client socket|jdk]");
             System.exit(2);
         }
+        Mcp.useJdk = "jdk".equals(opts.getOrDefault("client", "socket"));
         CodeModeBench bench = new CodeModeBench(base, key, opts);
         Set<String> only = Set.of(opts.getOrDefault("only", "latency,bridge,load,mcp").split(","));
-        System.out.printf(Locale.ROOT, "# AMCP Gateway benchmark, %s, gateway %s, %d cores, load average %s%n",
-                Instant.now(), base, Runtime.getRuntime().availableProcessors(), loadAverage());
+        System.out.printf(Locale.ROOT, "# AMCP Gateway benchmark, %s, gateway %s, %d cores, load average %s, client %s%n",
+                Instant.now(), base, Runtime.getRuntime().availableProcessors(), loadAverage(), Mcp.useJdk ? "JDK HttpClient" : "socket");
         if (only.contains("latency")) {
             bench.latency();
         }
@@ -218,25 +219,30 @@ public final class CodeModeBench {
         int requests = opt("mcp-requests", 4000);
         String call = toolCall("customer_get", "{\"customerId\":7}");
         String list = McpText.request(1, "tools/list", null);
-        HttpRequest direct = HttpRequest.newBuilder(URI.create(base + "/demo-api/customers/7")).header("Accept", "application/json").GET().build();
-        System.out.printf(Locale.ROOT, "%n## MCP: %d concurrent clients (own keep-alive connection and session each), %d requests per row after %d warm-up%n",
-                clients, requests, requests / 10);
+        String direct = URI.create(base).getRawPath().replaceAll("/$", "") + "/demo-api/customers/7";
+        System.out.printf(Locale.ROOT, "%n## MCP: %d concurrent clients (own keep-alive connection and session each), %d requests per row after %d"
+                + " warm-up requests of each kind, then %d per row%n", clients, requests, opt("mcp-warmup", 3000), requests / 10);
         System.out.println("| request | p50 | p90 | p99 | requests/s | errors |");
         System.out.println("|---|---|---|---|---|---|");
+        // Until the JIT has compiled the gateway's request path, a tools/call costs 2-3x the CPU it costs later.
+        int warmup = opt("mcp-warmup", 3000);
+        concurrent(clients, warmup, c -> c.post(call), "warm-up call");
+        concurrent(clients, warmup, c -> c.post(list), "warm-up list");
+        concurrent(clients, warmup, c -> c.get(direct), "warm-up direct");
         Row d = concurrent(clients, requests, c -> c.get(direct), "direct");
         Row g = concurrent(clients, requests, c -> c.post(call), "call");
         Row l = concurrent(clients, requests, c -> c.post(list), "list");
         Row d1 = concurrent(1, requests / 4, c -> c.get(direct), "direct");
         Row g1 = concurrent(1, requests / 4, c -> c.post(call), "call");
         Row l1 = concurrent(1, requests / 4, c -> c.post(list), "list");
-        d.print("upstream GET /demo-api/customers/7 directly, 8 clients");
-        g.print("tools/call customer_get through the gateway, 8 clients");
-        l.print("tools/list (/mcp/demo), 8 clients");
+        d.print("upstream GET /demo-api/customers/7 directly, " + clients + " clients");
+        g.print("tools/call customer_get through the gateway, " + clients + " clients");
+        l.print("tools/list (/mcp/demo), " + clients + " clients");
         d1.print("upstream directly, 1 client");
         g1.print("tools/call customer_get, 1 client");
         l1.print("tools/list, 1 client");
-        System.out.printf(Locale.ROOT, "gateway added latency of tools/call over the direct upstream call: p50 %s, p99 %s (8 clients); p50 %s (1 client)%n",
-                ms(g.stats.p50 - d.stats.p50), ms(g.stats.p99 - d.stats.p99), ms(g1.stats.p50 - d1.stats.p50));
+        System.out.printf(Locale.ROOT, "gateway added latency of tools/call over the direct upstream call: p50 %s, p99 %s (%d clients); p50 %s (1 client)%n",
+                ms(g.stats.p50 - d.stats.p50), ms(g.stats.p99 - d.stats.p99), clients, ms(g1.stats.p50 - d1.stats.p50));
     }
 
     // ---------------------------------------------------------------------------------------------- load
@@ -376,11 +382,18 @@ public final class CodeModeBench {
 
     // ---------------------------------------------------------------------------------------------- MCP client
 
-    record Reply(int status, String body, long bytes, long nanos) {}
+    record Reply(int status, String body, long bytes, long nanos, String session) {}
 
-    /** A minimal MCP Streamable HTTP client on one keep-alive HTTP/1.1 connection (one HttpClient per client). */
+    /**
+     * A minimal MCP Streamable HTTP client on one keep-alive HTTP/1.1 connection. By default it speaks HTTP over a plain
+     * socket ({@link SocketHttp}); {@code --client jdk} uses the JDK {@link HttpClient} instead, whose selector and
+     * executor hand-offs cost a few milliseconds per request on two busy cores (an MCP {@code ping} took 2–6 ms with it
+     * against 0.6 ms over a socket), which would be counted against the gateway.
+     */
     static final class Mcp {
-        final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build();
+        static boolean useJdk = false;
+        final HttpClient http = useJdk ? HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build() : null;
+        final SocketHttp socket;
         final String endpoint;
         final String key;
         String session;
@@ -388,20 +401,31 @@ public final class CodeModeBench {
         Mcp(String endpoint, String key) {
             this.endpoint = endpoint;
             this.key = key;
+            this.socket = useJdk ? null : new SocketHttp(URI.create(endpoint));
         }
 
         void initialize() throws Exception {
-            HttpResponse<String> r = http.send(mcpRequest(endpoint, key, null, McpText.request(0, "initialize", "{\"protocolVersion\":\"" + PROTOCOL
-                    + "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"amcp-bench\",\"version\":\"1\"}}")).build(), HttpResponse.BodyHandlers.ofString());
-            if (r.statusCode() != 200) {
-                throw new IllegalStateException("initialize: " + r.statusCode() + " " + r.body());
+            Reply r = post(McpText.request(0, "initialize", "{\"protocolVersion\":\"" + PROTOCOL
+                    + "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"amcp-bench\",\"version\":\"1\"}}"));
+            if (r.status() != 200) {
+                throw new IllegalStateException("initialize: " + r.status() + " " + r.body());
             }
-            session = r.headers().firstValue("Mcp-Session-Id").orElse(null);
-            http.send(mcpRequest(endpoint, key, session, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}").build(),
-                    HttpResponse.BodyHandlers.discarding());
+            session = r.session();
+            post("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
         }
 
         Reply post(String body) throws Exception {
+            if (socket != null) {
+                Map<String, String> headers = new LinkedHashMap<>();
+                headers.put("Content-Type", "application/json");
+                headers.put("Accept", "application/json, text/event-stream");
+                headers.put("MCP-Protocol-Version", PROTOCOL);
+                headers.put("Authorization", "Bearer " + key);
+                if (session != null) {
+                    headers.put("Mcp-Session-Id", session);
+                }
+                return socket.exchange("POST", URI.create(endpoint).getRawPath(), headers, body);
+            }
             HttpRequest req = mcpRequest(endpoint, key, session, body).build();
             long t0 = System.nanoTime();
             HttpResponse<byte[]> r = http.send(req, HttpResponse.BodyHandlers.ofByteArray());
@@ -410,13 +434,99 @@ public final class CodeModeBench {
             if (r.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream")) {
                 text = McpText.sseData(text);
             }
-            return new Reply(r.statusCode(), text, r.body().length, t);
+            return new Reply(r.statusCode(), text, r.body().length, t, r.headers().firstValue("Mcp-Session-Id").orElse(null));
         }
 
-        Reply get(HttpRequest req) throws Exception {
+        /** A plain GET on the same server, for the direct upstream comparison. */
+        Reply get(String path) throws Exception {
+            if (socket != null) {
+                return socket.exchange("GET", path, Map.of("Accept", "application/json"), null);
+            }
+            URI uri = URI.create(endpoint).resolve(path);
             long t0 = System.nanoTime();
-            HttpResponse<byte[]> r = http.send(req, HttpResponse.BodyHandlers.ofByteArray());
-            return new Reply(r.statusCode(), new String(r.body(), StandardCharsets.UTF_8), r.body().length, System.nanoTime() - t0);
+            HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(uri).header("Accept", "application/json").GET().build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+            return new Reply(r.statusCode(), new String(r.body(), StandardCharsets.UTF_8), r.body().length, System.nanoTime() - t0, null);
+        }
+    }
+
+    /** HTTP/1.1 on one keep-alive socket (TCP_NODELAY): Content-Length and chunked bodies; reconnects after a close. */
+    static final class SocketHttp {
+        private final String host;
+        private final int port;
+        private java.net.Socket socket;
+        private java.io.BufferedInputStream in;
+        private java.io.OutputStream out;
+
+        SocketHttp(URI uri) {
+            this.host = uri.getHost();
+            this.port = uri.getPort() > 0 ? uri.getPort() : 80;
+        }
+
+        Reply exchange(String method, String path, Map<String, String> headers, String body) throws java.io.IOException {
+            if (socket == null) {
+                socket = new java.net.Socket(host, port);
+                socket.setTcpNoDelay(true);
+                socket.setSoTimeout(120_000);
+                in = new java.io.BufferedInputStream(socket.getInputStream(), 65536);
+                out = socket.getOutputStream();
+            }
+            byte[] payload = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
+            StringBuilder head = new StringBuilder(method).append(' ').append(path).append(" HTTP/1.1\r\nHost: ").append(host).append(':').append(port).append("\r\n");
+            headers.forEach((k, v) -> head.append(k).append(": ").append(v).append("\r\n"));
+            if (body != null) {
+                head.append("Content-Length: ").append(payload.length).append("\r\n");
+            }
+            head.append("\r\n");
+            byte[] headBytes = head.toString().getBytes(StandardCharsets.ISO_8859_1);
+            byte[] request = java.util.Arrays.copyOf(headBytes, headBytes.length + payload.length);
+            System.arraycopy(payload, 0, request, headBytes.length, payload.length);
+            long t0 = System.nanoTime();
+            out.write(request);
+            out.flush();
+            String statusLine = line();
+            int status = Integer.parseInt(statusLine.substring(9, 12));
+            Map<String, String> response = new java.util.HashMap<>();
+            for (String h = line(); !h.isEmpty(); h = line()) {
+                int colon = h.indexOf(':');
+                response.put(h.substring(0, colon).trim().toLowerCase(Locale.ROOT), h.substring(colon + 1).trim());
+            }
+            java.io.ByteArrayOutputStream content = new java.io.ByteArrayOutputStream();
+            if (response.containsKey("content-length")) {
+                content.write(in.readNBytes(Integer.parseInt(response.get("content-length"))));
+            } else if ("chunked".equalsIgnoreCase(response.get("transfer-encoding"))) {
+                for (int size = Integer.parseInt(line().split(";")[0].trim(), 16); size > 0; size = Integer.parseInt(line().split(";")[0].trim(), 16)) {
+                    content.write(in.readNBytes(size));
+                    line();
+                }
+                line();
+            } else if (status != 204 && status != 202 && status != 304) {
+                content.write(in.readAllBytes());
+                response.put("connection", "close");
+            }
+            long nanos = System.nanoTime() - t0;
+            if ("close".equalsIgnoreCase(response.get("connection"))) {
+                socket.close();
+                socket = null;
+            }
+            String text = content.toString(StandardCharsets.UTF_8);
+            if (response.getOrDefault("content-type", "").startsWith("text/event-stream")) {
+                text = McpText.sseData(text);
+            }
+            return new Reply(status, text, content.size(), nanos, response.get("mcp-session-id"));
+        }
+
+        private String line() throws java.io.IOException {
+            StringBuilder b = new StringBuilder();
+            for (int c = in.read(); c != '\n'; c = in.read()) {
+                if (c < 0) {
+                    throw new java.io.EOFException("connection closed mid-response");
+                }
+                if (c != '\r') {
+                    b.append((char) c);
+                }
+            }
+            return b.toString();
         }
     }
 

@@ -272,7 +272,7 @@ public class McpResource {
                         watch.write(("event: message\ndata: " + McpWire.progress(progressToken, progress, total, text) + "\n\n")
                                 .getBytes(StandardCharsets.UTF_8));
                 JsonObject response = protocol.answer(exchange, message, sink);
-                watch.write(("event: message\ndata: " + response + "\n\n").getBytes(StandardCharsets.UTF_8));
+                watch.finish(("event: message\ndata: " + response + "\n\n").getBytes(StandardCharsets.UTF_8));
             }
         };
         return Response.ok(body, SSE).header("Cache-Control", "no-cache").build();
@@ -286,7 +286,7 @@ public class McpResource {
     private Response watched(Exchange exchange, JsonRpcMessage message) {
         StreamingOutput body = out -> {
             try (ClientWatches.Watch watch = watches.watch(out, JSON_HEARTBEAT, exchange.requestKey(message.id()))) {
-                watch.write(protocol.answer(exchange, message, null).toString().getBytes(StandardCharsets.UTF_8));
+                watch.finish(protocol.answer(exchange, message, null).toString().getBytes(StandardCharsets.UTF_8));
             }
         };
         return Response.ok(body, MediaType.APPLICATION_JSON_TYPE).build();

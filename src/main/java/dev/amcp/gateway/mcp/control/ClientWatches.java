@@ -54,14 +54,29 @@ public class ClientWatches {
             this.requestKey = requestKey;
         }
 
-        /** Writes and flushes; after the client is found gone, writes nothing more. */
-        public synchronized void write(byte[] bytes) {
+        /** Writes and flushes (a heartbeat, a progress event); after the client is found gone, writes nothing more. */
+        public void write(byte[] bytes) {
+            write(bytes, true);
+        }
+
+        /**
+         * Writes the complete answer without flushing: the container sends it when the response ends, so a call that
+         * never needed a heartbeat goes out as one buffered response with a Content-Length, as if never watched.
+         */
+        public void finish(byte[] bytes) {
+            close();
+            write(bytes, false);
+        }
+
+        private synchronized void write(byte[] bytes, boolean flush) {
             if (gone) {
                 return;
             }
             try {
                 out.write(bytes);
-                out.flush();
+                if (flush) {
+                    out.flush();
+                }
                 lastWriteNanos = System.nanoTime();
             } catch (IOException | RuntimeException e) {
                 gone = true;
