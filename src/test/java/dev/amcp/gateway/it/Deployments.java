@@ -42,6 +42,7 @@ public final class Deployments {
         settings.put("AMCP_LICENSE_EXTRA_TRUSTED_KEYS", TestLicenses.TEST_PUBLIC_KEY);
         settings.put("AMCP_CODE_TIMEOUT_MS", "3000");
         settings.put("AMCP_MCP_HEARTBEAT_MS", "200");
+        settings.put("AMCP_CANCEL_POLL_MS", "200");
         settings.put("AMCP_CODE_MAX_CONSOLE_BYTES", "4096");
         settings.put("AMCP_CODE_MAX_RESULT_BYTES", "65536");
         String runnerUrl = System.getProperty("it.runner.url", "");
