@@ -1,6 +1,7 @@
 package dev.amcp.gateway.tools;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -32,6 +33,7 @@ class SchemaValidatorTest {
         var problems = validator.validate(JsonSupport.parseObject(schema), JsonSupport.parseObject("{}"));
         assertEquals(1, problems.size());
         assertTrue(problems.get(0).contains("id"), problems.get(0));
+        assertFalse(problems.get(0).startsWith(":") || problems.get(0).startsWith(" "), "a root problem reads as a sentence: " + problems.get(0));
     }
 
     @Test

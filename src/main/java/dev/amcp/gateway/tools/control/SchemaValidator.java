@@ -39,7 +39,13 @@ public class SchemaValidator {
         }
         Schema compiled = cache.computeIfAbsent(schema.toString(), text -> registry.getSchema(text, InputFormat.JSON));
         return compiled.validate(mapper.readTree(args.toString())).stream()
-                .limit(MAX_PROBLEMS).map(com.networknt.schema.Error::toString).toList();
+                .limit(MAX_PROBLEMS).map(SchemaValidator::describe).toList();
+    }
+
+    /** "/items/0/id: integer found, string expected"; a problem of the whole object has no location before it. */
+    static String describe(com.networknt.schema.Error error) {
+        String where = error.getInstanceLocation() == null ? "" : error.getInstanceLocation().toString();
+        return where.isEmpty() || "$".equals(where) ? error.getMessage() : where + ": " + error.getMessage();
     }
 
     private Schema metaSchema() {
