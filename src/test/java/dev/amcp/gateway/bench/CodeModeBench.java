@@ -221,11 +221,11 @@ public final class CodeModeBench {
         String list = McpText.request(1, "tools/list", null);
         String direct = URI.create(base).getRawPath().replaceAll("/$", "") + "/demo-api/customers/7";
         System.out.printf(Locale.ROOT, "%n## MCP: %d concurrent clients (own keep-alive connection and session each), %d requests per row after %d"
-                + " warm-up requests of each kind, then %d per row%n", clients, requests, opt("mcp-warmup", 3000), requests / 10);
+                + " warm-up requests of each kind, then %d per row%n", clients, requests, opt("mcp-warmup", 10000), requests / 10);
         System.out.println("| request | p50 | p90 | p99 | requests/s | errors |");
         System.out.println("|---|---|---|---|---|---|");
         // Until the JIT has compiled the gateway's request path, a tools/call costs 2-3x the CPU it costs later.
-        int warmup = opt("mcp-warmup", 3000);
+        int warmup = opt("mcp-warmup", 10000);
         concurrent(clients, warmup, c -> c.post(call), "warm-up call");
         concurrent(clients, warmup, c -> c.post(list), "warm-up list");
         concurrent(clients, warmup, c -> c.get(direct), "warm-up direct");

@@ -9,7 +9,9 @@ import dev.amcp.gateway.governance.entity.CallScope;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.tools.control.ToolCatalog;
 import dev.amcp.gateway.tools.control.ToolExecutor;
+import dev.amcp.gateway.tools.control.ToolService;
 import dev.amcp.gateway.tools.entity.ToolDescriptor;
+import dev.amcp.gateway.tools.entity.ToolDraft;
 import dev.amcp.gateway.tools.entity.ToolNotAvailableException;
 import dev.amcp.gateway.tools.entity.ToolResult;
 import dev.amcp.gateway.workspace.control.WorkspaceService;
@@ -30,6 +32,9 @@ class ToolExecutorIT {
     static WebArchive deployment() {
         return Deployments.gateway();
     }
+
+    @Inject
+    ToolService tools;
 
     @Inject
     Fixtures fixtures;
@@ -60,6 +65,20 @@ class ToolExecutorIT {
         assertEquals("x&y=z", result.structuredContent().getString("q"), "query values are encoded, not spliced");
         assertEquals("Bearer it-upstream-secret", result.structuredContent().getString("auth"));
         assertEquals(result.structuredContent().toString(), result.text(), "text carries the same JSON");
+    }
+
+    /** HTTP tool definitions are kept for a few seconds; an edit or a delete through the gateway counts at once. */
+    @Test
+    void editingOrDeletingAToolCountsAtOnceDespiteTheCache() {
+        var t = fixtures.tenant();
+        var tool = fixtures.httpTool(t, "main", "echo", ID_SCHEMA, "{\"method\":\"GET\",\"url\":\"${AMCP_UPSTREAM_IT}/echo/{id}\"}");
+        assertEquals("a", executor.call(t.viewer(), "echo", args("{\"id\":\"a\"}")).structuredContent().getString("id"));
+        tools.updateHttpTool(t.admin(), tool.getId(), new ToolDraft("main", "echo", null, "Echo with a query", JsonSupport.parseObject(ID_SCHEMA),
+                null, JsonSupport.parseObject("{\"method\":\"GET\",\"url\":\"${AMCP_UPSTREAM_IT}/echo/{id}\",\"query\":{\"q\":\"id\"}}")));
+        assertEquals("b", executor.call(t.viewer(), "echo", args("{\"id\":\"b\"}")).structuredContent().getString("q"),
+                "the edited mapping is used on the next call");
+        tools.delete(t.admin(), tool.getId());
+        assertThrows(ToolNotAvailableException.class, () -> executor.call(t.viewer(), "echo", args("{\"id\":\"c\"}")));
     }
 
     @Test

@@ -11,8 +11,9 @@ import javax.naming.InitialContext;
 import javax.naming.NamingException;
 
 /**
- * Entity listener on everything that decides who may do what (API keys, users, roles): each change moves a generation
- * counter, so caches of authentication results on this node know at once that they went stale. It moves again when
+ * Entity listener on everything that decides who may do what with which tools (API keys, users, roles, servers, tools):
+ * each change moves a generation counter, so the short caches of those answers on this node know at once that they went
+ * stale. It moves again when
  * the transaction ends, so a cache refilled from the database between the change and its commit is dropped as well.
  */
 public class AccessChanges {

@@ -1,8 +1,12 @@
 package dev.amcp.gateway.tools.control;
 
+import dev.amcp.gateway.governance.entity.AccessChanges;
 import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.platform.control.Settings;
+import dev.amcp.gateway.platform.control.ShortCache;
 import dev.amcp.gateway.tools.entity.McpTool;
 import dev.amcp.gateway.tools.entity.ToolDescriptor;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
@@ -23,6 +27,17 @@ public class ToolCatalog {
     @Inject
     Instance<ToolProvider> providers;
 
+    @Inject
+    Settings settings;
+
+    private ShortCache<StoredName, McpTool> httpTools;
+
+    @PostConstruct
+    void configure() {
+        httpTools = new ShortCache<>(settings.getInt(ShortCache.TTL_SETTING, ShortCache.DEFAULT_TTL_SECONDS),
+                AccessChanges::generation, 10_000);
+    }
+
     /** Every tool this caller may use here, stored tools first, each name once, sorted by name within a kind. */
     public List<ToolDescriptor> list(Caller caller) {
         List<ToolDescriptor> result = new ArrayList<>(listStored(caller));
@@ -39,11 +54,31 @@ public class ToolCatalog {
         return storedTools(caller).stream().filter(t -> ToolAccessPolicy.permits(caller, t)).map(ToolDescriptor::of).toList();
     }
 
-    /** A stored tool by name if this caller may use it; empty whether it is missing or out of scope. */
+    /**
+     * A stored tool by name if this caller may use it; empty whether it is missing or out of scope. HTTP tools are kept
+     * briefly ({@link ShortCache}; any tool, key, user, role or server change on this node drops them): looking the tool
+     * up was a third of a tool call's own cost. Code tools are always read fresh, so a definer-mode tool's code is
+     * checked against its pinned hash as stored now. The access policy is applied on every call either way.
+     */
     public Optional<McpTool> findStored(Caller caller, String name) {
+        StoredName key = new StoredName(caller.workspaceId(), name);
+        List<Optional<McpTool>> read = new ArrayList<>(1);
+        Optional<McpTool> tool = httpTools.get(key, k -> {
+            read.add(load(k));
+            return read.get(0).filter(t -> !t.isCodeTool());
+        });
+        if (tool.isEmpty()) {
+            tool = read.isEmpty() ? load(key) : read.get(0);
+        }
+        return tool.filter(t -> ToolAccessPolicy.permits(caller, t));
+    }
+
+    private record StoredName(long workspaceId, String name) {}
+
+    private Optional<McpTool> load(StoredName key) {
         return em.createNamedQuery(McpTool.BY_NAME, McpTool.class)
-                .setParameter("workspaceId", caller.workspaceId()).setParameter("name", name)
-                .getResultStream().findFirst().filter(t -> ToolAccessPolicy.permits(caller, t));
+                .setParameter("workspaceId", key.workspaceId()).setParameter("name", key.name())
+                .getResultStream().findFirst();
     }
 
     public Optional<ToolProvider.VirtualTool> findVirtual(Caller caller, String name) {

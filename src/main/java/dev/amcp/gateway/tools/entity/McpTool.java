@@ -1,11 +1,13 @@
 package dev.amcp.gateway.tools.entity;
 
+import dev.amcp.gateway.governance.entity.AccessChanges;
 import dev.amcp.gateway.platform.control.JsonObjectConverter;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import jakarta.json.JsonObject;
 import jakarta.persistence.Column;
 import jakarta.persistence.Convert;
 import jakarta.persistence.Entity;
+import jakarta.persistence.EntityListeners;
 import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
@@ -23,6 +25,7 @@ import java.util.Set;
  */
 @Entity
 @Table(name = "mcp_tools")
+@EntityListeners(AccessChanges.class)
 @NamedQuery(name = McpTool.BY_WORKSPACE, query = "select t from McpTool t where t.workspaceId = :workspaceId order by t.name")
 @NamedQuery(name = McpTool.BY_NAME, query = "select t from McpTool t where t.workspaceId = :workspaceId and t.name = :name")
 @NamedQuery(name = McpTool.BY_SERVER, query = "select t from McpTool t where t.serverId = :serverId order by t.name")
