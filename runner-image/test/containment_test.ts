@@ -205,6 +205,12 @@ async function rawUpgrade(request: string) {
         if (!(await read())) return frames;
       }
     },
+    /** Ends the client's side (TCP FIN): the runner must finish reading whatever it got and close. */
+    async closeWrite() {
+      try {
+        await conn.closeWrite();
+      } catch { /* closed */ }
+    },
     close() {
       try {
         conn.close();
@@ -665,6 +671,77 @@ section("WebSocket framing and HTTP parsing (the runner's own code, untrusted in
   check((await httpStatus(upgradeReq().replace(/Sec-WebSocket-Key: \S+/, "Sec-WebSocket-Key: short"))).startsWith("HTTP/1.1 400"), "malformed Sec-WebSocket-Key -> 400");
   const h = await health();
   check(h.status === "ok", "after all that /healthz still answers", h);
+});
+
+section("WebSocket framing fuzz (seeded mutations of valid traffic)", async () => {
+  // Mutations of a valid client stream (a start frame, a ping, a close): flipped bits, changed lengths and
+  // opcodes, cut and spliced bytes. After each, the client ends its side; the runner must answer with frames
+  // it can parse and close within a few seconds, and stay healthy. Seeded, so a failure reproduces.
+  let seed = 0x5eed1234;
+  const rand = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (n: number) => Math.floor(rand() * n);
+  const masked = (op: number, payload: Uint8Array) => {
+    const hdr = payload.length < 126 ? [0x80 | op, 0x80 | payload.length] : [0x80 | op, 0x80 | 126, payload.length >> 8, payload.length & 255];
+    const key = [int(256), int(256), int(256), int(256)];
+    return new Uint8Array([...hdr, ...key, ...Array.from(payload, (b, i) => b ^ key[i & 3])]);
+  };
+  const enc = new TextEncoder();
+  const valid = () => new Uint8Array([
+    ...masked(1, enc.encode(JSON.stringify({ type: "start", runId: "fuzz", code: "return 1", limits: { timeoutMs: 2000 } }))),
+    ...masked(9, enc.encode("p")),
+    ...masked(8, new Uint8Array([0x03, 0xe8])),
+  ]);
+  const mutate = (b: Uint8Array) => {
+    const out = Array.from(b);
+    const edits = 1 + int(4);
+    for (let e = 0; e < edits; e++) {
+      const at = int(Math.min(out.length, e === 0 ? 12 : out.length)); // headers first: where the parser decides
+      switch (int(5)) {
+        case 0: out[at] ^= 1 << int(8); break; // flip a bit
+        case 1: out[at] = int(256); break; // replace a byte
+        case 2: out.splice(at, 1 + int(8)); break; // cut bytes
+        case 3: out.splice(at, 0, ...Array.from({ length: 1 + int(8) }, () => int(256))); break; // splice garbage in
+        default: out.length = Math.max(1, at); // truncate
+      }
+    }
+    return new Uint8Array(out);
+  };
+  const upgrade = `GET /v1/run HTTP/1.1\r\nHost: 127.0.0.1:${PORT}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+    `Sec-WebSocket-Key: ${btoa("0123456789abcdef")}\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer ${TOKEN}\r\n\r\n`;
+  const CASES = 1000;
+  let answered = 0;
+  let withDone = 0;
+  const stuck: number[] = [];
+  const t0 = performance.now();
+  for (let i = 0; i < CASES; i++) {
+    const bytes = mutate(valid());
+    const c = await rawUpgrade(upgrade);
+    if (!c.head.startsWith("HTTP/1.1 101")) {
+      stuck.push(i);
+      c.close();
+      continue;
+    }
+    await c.sendRaw(bytes).catch(() => {});
+    await c.closeWrite();
+    const frames = await Promise.race([c.readFrames(), new Promise<null>((r) => setTimeout(() => r(null), 5000))]);
+    c.close();
+    if (frames === null) stuck.push(i);
+    else {
+      answered++;
+      if (frames.some((f) => f.op === 1 && f.text.includes('"type":"done"'))) withDone++;
+    }
+  }
+  check(stuck.length === 0 && answered === CASES,
+    `${CASES} mutated streams: each answered and closed within 5 s (${withDone} with a done frame; ${Math.round(performance.now() - t0)} ms in all)`, { stuck });
+  const h = await health();
+  check(h.status === "ok", "after the fuzz /healthz still answers", h);
+  const after = await exec("return 'still fine'");
+  check(after.done?.status === "ok" && after.done.value === "still fine", "after the fuzz a normal run works", short(after));
 });
 
 section("end to end: a client playing the gateway", async () => {
