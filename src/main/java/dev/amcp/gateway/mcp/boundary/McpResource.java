@@ -269,10 +269,8 @@ public class McpResource {
         StreamingOutput body = out -> {
             try (ClientWatches.Watch watch = watches.watch(out, SSE_HEARTBEAT, exchange.requestKey(message.id()))) {
                 CallContext.ProgressSink sink = (progress, total, text) ->
-                        watch.write(("event: message\ndata: " + McpWire.progress(progressToken, progress, total, text) + "\n\n")
-                                .getBytes(StandardCharsets.UTF_8));
-                JsonObject response = protocol.answer(exchange, message, sink);
-                watch.finish(("event: message\ndata: " + response + "\n\n").getBytes(StandardCharsets.UTF_8));
+                        watch.write(sseEvent(McpWire.progress(progressToken, progress, total, text)));
+                watch.finish(sseEvent(protocol.answer(exchange, message, sink)));
             }
         };
         return Response.ok(body, SSE).header("Cache-Control", "no-cache").build();
@@ -290,6 +288,10 @@ public class McpResource {
             }
         };
         return Response.ok(body, MediaType.APPLICATION_JSON_TYPE).build();
+    }
+
+    private static byte[] sseEvent(JsonObject message) {
+        return ("event: message\ndata: " + message + "\n\n").getBytes(StandardCharsets.UTF_8);
     }
 
     private static final byte[] SSE_HEARTBEAT = ":\n\n".getBytes(StandardCharsets.US_ASCII);

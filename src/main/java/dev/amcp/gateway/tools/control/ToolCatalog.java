@@ -34,8 +34,7 @@ public class ToolCatalog {
 
     @PostConstruct
     void configure() {
-        httpTools = new ShortCache<>(settings.getInt(ShortCache.TTL_SETTING, ShortCache.DEFAULT_TTL_SECONDS),
-                AccessChanges::generation, 10_000);
+        httpTools = new ShortCache<>(settings, AccessChanges::generation);
     }
 
     /** Every tool this caller may use here, stored tools first, each name once, sorted by name within a kind. */
@@ -61,16 +60,8 @@ public class ToolCatalog {
      * checked against its pinned hash as stored now. The access policy is applied on every call either way.
      */
     public Optional<McpTool> findStored(Caller caller, String name) {
-        StoredName key = new StoredName(caller.workspaceId(), name);
-        List<Optional<McpTool>> read = new ArrayList<>(1);
-        Optional<McpTool> tool = httpTools.get(key, k -> {
-            read.add(load(k));
-            return read.get(0).filter(t -> !t.isCodeTool());
-        });
-        if (tool.isEmpty()) {
-            tool = read.isEmpty() ? load(key) : read.get(0);
-        }
-        return tool.filter(t -> ToolAccessPolicy.permits(caller, t));
+        return httpTools.get(new StoredName(caller.workspaceId(), name), this::load, tool -> !tool.isCodeTool())
+                .filter(t -> ToolAccessPolicy.permits(caller, t));
     }
 
     private record StoredName(long workspaceId, String name) {}

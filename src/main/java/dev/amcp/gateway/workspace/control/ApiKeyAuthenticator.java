@@ -30,8 +30,7 @@ public class ApiKeyAuthenticator {
 
     @PostConstruct
     void configure() {
-        verified = new ShortCache<>(settings.getInt(ShortCache.TTL_SETTING, ShortCache.DEFAULT_TTL_SECONDS),
-                AccessChanges::generation, 10_000);
+        verified = new ShortCache<>(settings, AccessChanges::generation);
     }
 
     /** The caller for an {@code Authorization: Bearer} header; empty for a missing, unknown, revoked or expired key. */

@@ -37,9 +37,8 @@ public class ServerDirectory {
 
     @PostConstruct
     void configure() {
-        int ttl = settings.getInt(ShortCache.TTL_SETTING, ShortCache.DEFAULT_TTL_SECONDS);
-        bySlug = new ShortCache<>(ttl, AccessChanges::generation, 10_000);
-        byId = new ShortCache<>(ttl, AccessChanges::generation, 10_000);
+        bySlug = new ShortCache<>(settings, AccessChanges::generation);
+        byId = new ShortCache<>(settings, AccessChanges::generation);
     }
 
     public Optional<ServerRef> bySlug(long workspaceId, String slug) {
