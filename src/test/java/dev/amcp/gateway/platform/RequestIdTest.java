@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import dev.amcp.gateway.platform.boundary.RequestIdFilter;
 import dev.amcp.gateway.platform.control.LogContext;
 import java.util.UUID;
+import java.util.logging.Level;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
@@ -21,6 +22,30 @@ class RequestIdTest {
             assertNotEquals(bad, id);
             assertEquals(id, UUID.fromString(id).toString());
         }
+    }
+
+    @Test
+    void summaryLinesReachInfoAsTheSettingSays() {
+        var problems = RequestIdFilter.SummaryPolicy.of(null);
+        assertEquals(RequestIdFilter.SummaryPolicy.PROBLEMS, problems);
+        assertEquals(Level.FINE, problems.level("200", 3, 1000));
+        assertEquals(Level.FINE, problems.level("async", 3, 1000));
+        assertEquals(Level.INFO, problems.level("401", 3, 1000));
+        assertEquals(Level.INFO, problems.level("500", 0, 1000));
+        assertEquals(Level.INFO, problems.level("200", 1000, 1000), "a slow success is a problem too");
+        assertEquals(RequestIdFilter.SummaryPolicy.ALL, RequestIdFilter.SummaryPolicy.of(" True "));
+        assertEquals(Level.INFO, RequestIdFilter.SummaryPolicy.of("all").level("200", 0, 1000));
+        for (String none : new String[] {"false", "none", "off"}) {
+            assertEquals(Level.FINE, RequestIdFilter.SummaryPolicy.of(none).level("503", 5000, 1000), none);
+        }
+        assertEquals(RequestIdFilter.SummaryPolicy.PROBLEMS, RequestIdFilter.SummaryPolicy.of("sometimes"));
+    }
+
+    @Test
+    void sanitizedPathsArePrintableAndBounded() {
+        assertEquals("/a?b", RequestIdFilter.sanitize("/a\nb"));
+        assertEquals("x".repeat(200) + "...", RequestIdFilter.sanitize("x".repeat(250)));
+        assertEquals("/mcp/demo", RequestIdFilter.sanitize("/mcp/demo"));
     }
 
     @Test

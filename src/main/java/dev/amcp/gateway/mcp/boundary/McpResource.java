@@ -18,7 +18,7 @@ import dev.amcp.gateway.workspace.boundary.BearerAuthFilter;
 import dev.amcp.gateway.workspace.control.ApiKeyAuthenticator;
 import dev.amcp.gateway.workspace.control.ApiKeyService;
 import dev.amcp.gateway.workspace.control.ServerDirectory;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
@@ -52,7 +52,7 @@ import java.util.logging.Logger;
  * opens no standalone SSE stream and its sessions are stateless tokens that cannot be terminated.
  */
 @Path("/mcp")
-@RequestScoped
+@ApplicationScoped
 public class McpResource {
 
     public static final String MAX_BODY_SETTING = "AMCP_MCP_MAX_BODY_BYTES";
@@ -83,18 +83,17 @@ public class McpResource {
     @Inject
     Settings settings;
 
-    @Context
-    HttpHeaders headers;
-
+    // One instance serves every request (a request-scoped resource cost a bean creation and 8 injections each time),
+    // so the headers come in as a parameter.
     @POST
-    public Response postShared(InputStream body) {
-        return guarded(() -> post(null, body));
+    public Response postShared(@Context HttpHeaders headers, InputStream body) {
+        return guarded(() -> post(null, headers, body));
     }
 
     @POST
     @Path("{server}")
-    public Response postServer(@PathParam("server") String server, InputStream body) {
-        return guarded(() -> post(server, body));
+    public Response postServer(@PathParam("server") String server, @Context HttpHeaders headers, InputStream body) {
+        return guarded(() -> post(server, headers, body));
     }
 
     @GET
@@ -119,7 +118,7 @@ public class McpResource {
         return methodNotAllowed();
     }
 
-    private Response post(String slug, InputStream in) throws IOException {
+    private Response post(String slug, HttpHeaders headers, InputStream in) throws IOException {
         if (!origins.allows(headers.getHeaderString("Origin"))) {
             return error(403, McpError.INVALID_REQUEST, "Origin not allowed");
         }

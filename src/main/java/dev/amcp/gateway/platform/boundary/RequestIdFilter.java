@@ -10,7 +10,9 @@ import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.regex.Pattern;
@@ -24,8 +26,11 @@ import java.util.regex.Pattern;
  *       UUID. The id is answered in the {@code X-Request-Id} response header.</li>
  *   <li>While the request runs, {@link LogContext} holds it, so with JSON logging every log line of the request
  *       thread carries {@code ext_requestId}.</li>
- *   <li>One summary line per request is logged at INFO ({@code request <id> <method> <path> -> <status> in <ms> ms});
- *       {@code AMCP_REQUEST_LOG=false} moves it to FINE.</li>
+ *   <li>One summary line per request ({@code request <id> <method> <path> -> <status> in <ms> ms}) is logged at INFO
+ *       or FINE as {@code AMCP_REQUEST_LOG} says (see {@link SummaryPolicy}): by default only failed requests
+ *       (status 400 and up) and slow ones ({@code AMCP_REQUEST_LOG_SLOW_MS}, default 1000) reach INFO. A line at INFO
+ *       cost a third of a plain request's CPU on two cores, and a tool call is two requests when its upstream is
+ *       local; Liberty's {@code httpAccessLogging} is the cheaper way to keep every request (docs/install.md).</li>
  * </ul>
  *
  * The query string is never logged: it may carry secrets. {@code /health}, {@code /metrics} and {@code /openapi}
@@ -41,16 +46,56 @@ public class RequestIdFilter extends HttpFilter {
     @Inject
     Settings settings;
 
-    private volatile boolean summaryAtInfo = true;
+    /** Which requests have their summary line at INFO; the others have it at FINE. */
+    public enum SummaryPolicy {
+        /** Every request ({@code AMCP_REQUEST_LOG=all}, or {@code true}). */
+        ALL,
+        /** Failed (status 400 and up) and slow requests; the default ({@code problems}). */
+        PROBLEMS,
+        /** None ({@code none}, or {@code false}). */
+        NONE;
+
+        public static SummaryPolicy of(String setting) {
+            return switch (setting == null ? "" : setting.strip().toLowerCase(java.util.Locale.ROOT)) {
+                case "all", "true" -> ALL;
+                case "none", "false", "off" -> NONE;
+                default -> PROBLEMS;
+            };
+        }
+
+        public Level level(String status, long millis, long slowMillis) {
+            boolean problem = millis >= slowMillis || (status.length() == 3 && status.charAt(0) >= '4');
+            return this == ALL || (this == PROBLEMS && problem) ? Level.INFO : Level.FINE;
+        }
+    }
+
+    private volatile SummaryPolicy summaries = SummaryPolicy.PROBLEMS;
+    private volatile long slowMillis = 1000;
 
     @Override
     public void init() {
-        summaryAtInfo = settings.getBoolean("AMCP_REQUEST_LOG", true);
+        String setting = settings.get("AMCP_REQUEST_LOG", "problems");
+        summaries = SummaryPolicy.of(setting);
+        if (!summaries.name().equalsIgnoreCase(setting.strip()) && !Set.of("true", "false", "off").contains(setting.strip())) {
+            LOG.warning(() -> "AMCP_REQUEST_LOG=" + sanitize(setting) + " is not all, problems or none; using problems");
+        }
+        slowMillis = settings.getLong("AMCP_REQUEST_LOG_SLOW_MS", 1000);
     }
 
-    /** The id to use for an incoming header value: the value itself when plausible, else a fresh UUID. */
+    /** The id to use for an incoming header value: the value itself when plausible, else a fresh random UUID. */
     public static String idFor(String incoming) {
-        return incoming != null && PLAUSIBLE.matcher(incoming).matches() ? incoming : UUID.randomUUID().toString();
+        return incoming != null && PLAUSIBLE.matcher(incoming).matches() ? incoming : randomId();
+    }
+
+    /**
+     * A version-4 UUID from the thread's fast generator. A request id only correlates log lines and is answered to
+     * the client anyway, so it needs no secure randomness; {@code UUID.randomUUID()} cost 1 % of a request.
+     */
+    static String randomId() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        long high = (random.nextLong() & ~0xF000L) | 0x4000L;
+        long low = (random.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
+        return new UUID(high, low).toString();
     }
 
     @Override
@@ -64,21 +109,25 @@ public class RequestIdFilter extends HttpFilter {
             try {
                 chain.doFilter(request, response);
             } finally {
-                String path = request.getRequestURI();
-                Level level = summaryAtInfo ? Level.INFO : Level.FINE;
+                long ms = (System.nanoTime() - start) / 1_000_000;
+                String status = request.isAsyncStarted() ? "async" : String.valueOf(response.getStatus());
+                Level level = summaries.level(status, ms, slowMillis);
                 if (LOG.isLoggable(level)) {
-                    long ms = (System.nanoTime() - start) / 1_000_000;
-                    String status = request.isAsyncStarted() ? "async" : String.valueOf(response.getStatus());
-                    LOG.log(level, "request " + id + " " + request.getMethod() + " " + sanitize(path) + " -> " + status
-                            + " in " + ms + " ms");
+                    LOG.log(level, "request " + id + " " + request.getMethod() + " " + sanitize(request.getRequestURI())
+                            + " -> " + status + " in " + ms + " ms");
                 }
             }
         }
     }
 
-    /** Keeps a path printable on one line and bounded. */
-    static String sanitize(String path) {
-        String clean = path.replaceAll("[\\p{Cntrl}]", "?");
-        return clean.length() > 200 ? clean.substring(0, 200) + "..." : clean;
+    /** Keeps a path printable on one line and bounded (a loop: a regular expression per request cost 2 %). */
+    public static String sanitize(String path) {
+        int length = Math.min(path.length(), 200);
+        StringBuilder clean = new StringBuilder(length + 3);
+        for (int i = 0; i < length; i++) {
+            char c = path.charAt(i);
+            clean.append(Character.isISOControl(c) ? '?' : c);
+        }
+        return path.length() > 200 ? clean.append("...").toString() : clean.toString();
     }
 }

@@ -1,6 +1,7 @@
 package dev.amcp.gateway.tools.control;
 
 import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.platform.control.IdentityMemo;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.platform.control.Settings;
 import dev.amcp.gateway.tools.entity.HttpEndpointMapping;
@@ -23,7 +24,9 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.StringJoiner;
@@ -46,6 +49,12 @@ public class HttpToolInvoker implements ToolInvoker {
 
     private HttpClient client;
 
+    /** A mapping ready to call: read and checked, settings put into its URL, the URL split at its {arguments}. */
+    record Prepared(HttpEndpointMapping mapping, List<String> urlParts) {}
+
+    /** A cached tool keeps its mapping object, so it is prepared once rather than on every call. */
+    private final IdentityMemo<JsonObject, Prepared> prepared = new IdentityMemo<>(1024, this::prepare);
+
     @PostConstruct
     void init() {
         client = HttpClient.newBuilder()
@@ -65,11 +74,9 @@ public class HttpToolInvoker implements ToolInvoker {
 
     @Override
     public ToolResult invoke(Caller caller, McpTool tool, JsonObject args) {
-        HttpEndpointMapping mapping;
         HttpRequest request;
         try {
-            mapping = HttpEndpointMapping.from(tool.getEndpointMapping());
-            request = buildRequest(mapping, args);
+            request = buildRequest(prepared.apply(tool.getEndpointMapping()), args);
         } catch (IllegalArgumentException e) {
             return ToolResult.error("Tool '" + tool.getName() + "' cannot call its upstream: " + e.getMessage());
         }
@@ -94,21 +101,39 @@ public class HttpToolInvoker implements ToolInvoker {
         }
     }
 
-    HttpRequest buildRequest(HttpEndpointMapping mapping, JsonObject args) {
-        Set<String> consumed = new HashSet<>();
+    Prepared prepare(JsonObject json) {
+        HttpEndpointMapping mapping = HttpEndpointMapping.from(json);
         String url = resolveSettings(mapping.url());
+        List<String> parts = new ArrayList<>();
         Matcher path = HttpEndpointMapping.PATH_PARAM.matcher(url);
-        StringBuilder resolved = new StringBuilder();
+        int textStart = 0;
         while (path.find()) {
-            String name = path.group(1);
+            parts.add(url.substring(textStart, path.start()));
+            parts.add(path.group(1));
+            textStart = path.end();
+        }
+        parts.add(url.substring(textStart));
+        return new Prepared(mapping, List.copyOf(parts));
+    }
+
+    HttpRequest buildRequest(Prepared prepared, JsonObject args) {
+        HttpEndpointMapping mapping = prepared.mapping();
+        Set<String> consumed = new HashSet<>();
+        StringBuilder resolved = new StringBuilder();
+        List<String> parts = prepared.urlParts();
+        for (int i = 0; i < parts.size(); i++) {
+            if (i % 2 == 0) {
+                resolved.append(parts.get(i));
+                continue;
+            }
+            String name = parts.get(i);
             JsonValue value = args.get(name);
             if (value == null || value == JsonValue.NULL) {
                 throw new IllegalArgumentException("missing path argument '" + name + "'");
             }
             consumed.add(name);
-            path.appendReplacement(resolved, Matcher.quoteReplacement(encode(scalar(value))));
+            resolved.append(encode(scalar(value)));
         }
-        path.appendTail(resolved);
         StringJoiner query = new StringJoiner("&");
         for (Map.Entry<String, String> q : mapping.query().entrySet()) {
             JsonValue value = args.get(q.getValue());

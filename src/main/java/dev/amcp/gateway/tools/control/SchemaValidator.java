@@ -4,6 +4,7 @@ import com.networknt.schema.InputFormat;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
+import dev.amcp.gateway.platform.control.IdentityMemo;
 import dev.amcp.gateway.platform.entity.Message;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.json.JsonObject;
@@ -15,7 +16,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Validates tool arguments against JSON Schema (2020-12 by default, or the schema's own {@code $schema}) with the
- * networknt validator. Compiled schemas are cached by their text.
+ * networknt validator. Compiled schemas are cached by their text, and in front of that by the schema object itself,
+ * so a cached tool's schema is not serialised again on every call.
  */
 @ApplicationScoped
 public class SchemaValidator {
@@ -37,10 +39,12 @@ public class SchemaValidator {
         if (schema == null) {
             return List.of();
         }
-        Schema compiled = cache.computeIfAbsent(schema.toString(), text -> registry.getSchema(text, InputFormat.JSON));
-        return compiled.validate(mapper.readTree(args.toString())).stream()
+        return compiled.apply(schema).validate(JsonTrees.toJackson(args)).stream()
                 .limit(MAX_PROBLEMS).map(SchemaValidator::describe).toList();
     }
+
+    private final IdentityMemo<JsonObject, Schema> compiled = new IdentityMemo<>(CACHE_SIZE, schema ->
+            cache.computeIfAbsent(schema.toString(), text -> registry.getSchema(text, InputFormat.JSON)));
 
     /** "/items/0/id: integer found, string expected"; a problem of the whole object has no location before it. */
     static String describe(com.networknt.schema.Error error) {

@@ -12,13 +12,14 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
+import jakarta.transaction.Transactional;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /** Finds the tools a caller may use in its scope: stored tools filtered by the policy, plus virtual tools. */
 @ApplicationScoped
-@jakarta.transaction.Transactional // a fresh persistence context per call: outside a transaction Liberty keeps one per request
+@Transactional // a fresh persistence context per call: outside a transaction Liberty keeps one per request
 public class ToolCatalog {
 
     @PersistenceContext(unitName = "amcp")
@@ -29,6 +30,9 @@ public class ToolCatalog {
 
     @Inject
     Settings settings;
+
+    @Inject
+    ToolCatalog self;
 
     private ShortCache<StoredName, McpTool> httpTools;
 
@@ -59,14 +63,16 @@ public class ToolCatalog {
      * up was a third of a tool call's own cost. Code tools are always read fresh, so a definer-mode tool's code is
      * checked against its pinned hash as stored now. The access policy is applied on every call either way.
      */
+    @Transactional(Transactional.TxType.SUPPORTS) // a kept tool needs no transaction; a lookup opens one below
     public Optional<McpTool> findStored(Caller caller, String name) {
-        return httpTools.get(new StoredName(caller.workspaceId(), name), this::load, tool -> !tool.isCodeTool())
+        return httpTools.get(new StoredName(caller.workspaceId(), name), self::load, tool -> !tool.isCodeTool())
                 .filter(t -> ToolAccessPolicy.permits(caller, t));
     }
 
-    private record StoredName(long workspaceId, String name) {}
+    record StoredName(long workspaceId, String name) {}
 
-    private Optional<McpTool> load(StoredName key) {
+    /** Through {@link #self}, so the class's transaction applies to the lookup (a plain call would bypass it). */
+    Optional<McpTool> load(StoredName key) {
         return em.createNamedQuery(McpTool.BY_NAME, McpTool.class)
                 .setParameter("workspaceId", key.workspaceId()).setParameter("name", key.name())
                 .getResultStream().findFirst();

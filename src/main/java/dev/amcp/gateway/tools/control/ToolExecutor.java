@@ -8,6 +8,7 @@ import dev.amcp.gateway.tools.entity.ToolCallCompleted.Outcome;
 import dev.amcp.gateway.tools.entity.ToolDescriptor;
 import dev.amcp.gateway.tools.entity.ToolNotAvailableException;
 import dev.amcp.gateway.tools.entity.ToolResult;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.enterprise.inject.Instance;
@@ -41,6 +42,14 @@ public class ToolExecutor {
 
     @Inject
     Event<ToolCallCompleted> completed;
+
+    /** Resolved once: walking the {@code Instance} on every call cost more than the lookup it served. */
+    private List<ToolInvoker> invokerList;
+
+    @PostConstruct
+    void resolveInvokers() {
+        invokerList = invokers.stream().toList();
+    }
 
     /**
      * Calls a tool by name, stored or virtual.
@@ -106,7 +115,7 @@ public class ToolExecutor {
     }
 
     private ToolInvoker invokerFor(String method) {
-        for (ToolInvoker invoker : invokers) {
+        for (ToolInvoker invoker : invokerList) {
             if (invoker.handles(method)) {
                 return invoker;
             }
