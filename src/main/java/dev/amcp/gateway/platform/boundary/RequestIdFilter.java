@@ -10,7 +10,8 @@ import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.util.Set;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.logging.Level;
@@ -55,11 +56,17 @@ public class RequestIdFilter extends HttpFilter {
         /** None ({@code none}, or {@code false}). */
         NONE;
 
+        /** The policy a setting names; anything unknown (or unset) is {@link #PROBLEMS}. */
         public static SummaryPolicy of(String setting) {
-            return switch (setting == null ? "" : setting.strip().toLowerCase(java.util.Locale.ROOT)) {
-                case "all", "true" -> ALL;
-                case "none", "false", "off" -> NONE;
-                default -> PROBLEMS;
+            return parse(setting).orElse(PROBLEMS);
+        }
+
+        static Optional<SummaryPolicy> parse(String setting) {
+            return switch (setting == null ? "" : setting.strip().toLowerCase(Locale.ROOT)) {
+                case "all", "true" -> Optional.of(ALL);
+                case "problems" -> Optional.of(PROBLEMS);
+                case "none", "false", "off" -> Optional.of(NONE);
+                default -> Optional.empty();
             };
         }
 
@@ -75,10 +82,10 @@ public class RequestIdFilter extends HttpFilter {
     @Override
     public void init() {
         String setting = settings.get("AMCP_REQUEST_LOG", "problems");
-        summaries = SummaryPolicy.of(setting);
-        if (!summaries.name().equalsIgnoreCase(setting.strip()) && !Set.of("true", "false", "off").contains(setting.strip())) {
+        summaries = SummaryPolicy.parse(setting).orElseGet(() -> {
             LOG.warning(() -> "AMCP_REQUEST_LOG=" + sanitize(setting) + " is not all, problems or none; using problems");
-        }
+            return SummaryPolicy.PROBLEMS;
+        });
         slowMillis = settings.getLong("AMCP_REQUEST_LOG_SLOW_MS", 1000);
     }
 
