@@ -218,6 +218,15 @@ public final class CodeModeBench {
     }
 
     /** tools/call of a demo read tool and tools/list over MCP, against the same upstream called directly. */
+    // The requests of the warm-up and the MCP section: the demo tool, the list, and the tool's upstream called directly.
+    static final String TOOLS_LIST = McpText.request(1, "tools/list", null);
+
+    static final String CUSTOMER_CALL = toolCall("customer_get", "{\"customerId\":7}");
+
+    String directPath() {
+        return URI.create(base).getRawPath().replaceAll("/$", "") + "/demo-api/customers/7";
+    }
+
     /**
      * Brings the gateway to its steady state before anything is measured. Until the JIT has compiled the request
      * path, an MCP request costs 2-3x the CPU it costs later, and on two cores that takes about 100,000 requests, so
@@ -227,9 +236,9 @@ public final class CodeModeBench {
     void warmUp() throws Exception {
         int seconds = opt("warmup-seconds", 90);
         int clients = opt("mcp-clients", 8);
-        String call = toolCall("customer_get", "{\"customerId\":7}");
-        String list = McpText.request(1, "tools/list", null);
-        String direct = URI.create(base).getRawPath().replaceAll("/$", "") + "/demo-api/customers/7";
+        String call = CUSTOMER_CALL;
+        String list = TOOLS_LIST;
+        String direct = directPath();
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         int requests = 0;
         while (System.nanoTime() < until) {
@@ -245,9 +254,9 @@ public final class CodeModeBench {
         int clients = opt("mcp-clients", 8);
         int requests = opt("mcp-requests", 20000);
         int rounds = opt("mcp-rounds", 3);
-        String call = toolCall("customer_get", "{\"customerId\":7}");
-        String list = McpText.request(1, "tools/list", null);
-        String direct = URI.create(base).getRawPath().replaceAll("/$", "") + "/demo-api/customers/7";
+        String call = CUSTOMER_CALL;
+        String list = TOOLS_LIST;
+        String direct = directPath();
         System.out.printf(Locale.ROOT, "%n## MCP: %d concurrent clients (own keep-alive connection and session each), after the warm-up,"
                 + " %d rounds of the direct call and tools/call in turn, %d requests per row%n", clients, rounds, requests);
         System.out.println("| request | p50 | p90 | p99 | requests/s | errors |");

@@ -33,6 +33,8 @@ public class SchemaValidator {
             return size() > CACHE_SIZE;
         }
     });
+    private final IdentityMemo<JsonObject, Schema> compiled = new IdentityMemo<>(CACHE_SIZE, schema ->
+            cache.computeIfAbsent(schema.toString(), text -> registry.getSchema(text, InputFormat.JSON)));
 
     /** Problems with the arguments, each naming the location; empty when valid or when there is no schema. */
     public List<String> validate(JsonObject schema, JsonObject args) {
@@ -42,9 +44,6 @@ public class SchemaValidator {
         return compiled.apply(schema).validate(JsonTrees.toJackson(args)).stream()
                 .limit(MAX_PROBLEMS).map(SchemaValidator::describe).toList();
     }
-
-    private final IdentityMemo<JsonObject, Schema> compiled = new IdentityMemo<>(CACHE_SIZE, schema ->
-            cache.computeIfAbsent(schema.toString(), text -> registry.getSchema(text, InputFormat.JSON)));
 
     /** "/items/0/id: integer found, string expected"; a problem of the whole object has no location before it. */
     static String describe(com.networknt.schema.Error error) {
