@@ -407,11 +407,12 @@ section("resources", async () => {
     resource("memory bomb (ArrayBuffers)", `const a = []; while (true) a.push(new Uint8Array(16e6).fill(1));`, ["memory"], { timeoutMs: 4000, memoryMb: 64 }),
     resource("memory bomb (one huge string doubling)", `let s = "xxxxxxxx"; const keep = []; while (true) { s = s + s; keep.push(s.slice(1)); }`, ["memory", "error"], { timeoutMs: 4000, memoryMb: 64 }),
     resource(
-      "console flood (bounded, truncated)",
+      "console flood (bounded, truncated with a marker; the run succeeds)",
       `for (let i = 0; i < 200000; i++) console.log("flood line " + i); return "survived"`,
       ["ok"],
       { timeoutMs: 5000, maxOutputBytes: 10000 },
-      (r) => r.done.value === "survived" && r.done.truncated?.console === true && r.consoles.reduce((n, c) => n + new TextEncoder().encode(c.text).length, 0) <= 10000,
+      (r) => r.done.value === "survived" && r.done.truncated?.console === true && r.consoles.reduce((n, c) => n + new TextEncoder().encode(c.text).length, 0) <= 10000 &&
+        r.consoles.at(-1)?.truncated === true && r.consoles.filter((c) => c.truncated).length === 1,
     ),
     resource("console flood (endless)", `while (true) console.log("x".repeat(100));`, ["timeout"], { timeoutMs: 1000, maxOutputBytes: 10000 }),
   ]);
