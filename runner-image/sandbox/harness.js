@@ -397,7 +397,7 @@ function makeConsoleMethod(level) {
 // Its methods are fixed (non-writable, non-configurable), but the object stays extensible: the first use of
 // `process` boots Deno's Node layer, which adds its stream fields to the global console, and on a frozen
 // console that boot throws before the `process` lock-down (lockProcess) is ever reached.
-const sandboxConsole = nullObj();
+const sandboxConsole = {}; // an ordinary object, as a console is (String(console) works)
 for (const [name, level] of [["log", "log"], ["info", "info"], ["warn", "warn"], ["error", "error"], ["debug", "debug"], ["trace", "debug"], ["dir", "log"], ["table", "log"]]) {
   ObjectDefineProperty(sandboxConsole, name, { value: makeConsoleMethod(level), writable: false, configurable: false, enumerable: true });
 }
