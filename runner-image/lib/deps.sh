@@ -38,7 +38,9 @@ ensure_runner_deps() {
   fi
   # npm keeps a copy of the lockfile it installed in node_modules/.package-lock.json; reinstall when the
   # packages it lists differ from package-lock.json's.
-  if ! cmp -s <(lock_packages "$RUNNER_DIR/package-lock.json") <(lock_packages "$RUNNER_DIR/node_modules/.package-lock.json"); then
+  # Command substitutions, not <(…): run-local.sh execs the supervisor, which would inherit an unreaped
+  # process-substitution child as a zombie.
+  if [ "$(lock_packages "$RUNNER_DIR/package-lock.json")" != "$(lock_packages "$RUNNER_DIR/node_modules/.package-lock.json")" ]; then
     runner_log "first use: installing the runner's npm packages (npm ci in runner-image/) ..."
     (cd "$RUNNER_DIR" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error) || { runner_log "npm install failed"; return 1; }
   fi
