@@ -5,9 +5,11 @@
 #
 # Base images are pinned by exact version (a static test, ContainerFilesTest, rejects `latest` and untagged
 # images). The Liberty version matches the build's <version.liberty.runtime>; bump them together.
+# The build image is also pinned by digest (as published for that tag in public Dockerfiles; not pulled
+# here). No published digest of the Liberty 26.0.0.5 tag could be found to check, so it is pinned by tag only.
 
 # --- build: the WAR and the two JDBC drivers, from source ------------------------------------------------
-FROM maven:3.9.9-eclipse-temurin-17 AS build
+FROM maven:3.9.9-eclipse-temurin-17@sha256:f58d59b6273e785ac0a4477f6e9b5ba1d7731c75b906c0f7b34076f1851318cc AS build
 WORKDIR /build
 COPY pom.xml ./
 COPY db/ db/

@@ -34,7 +34,8 @@ trap cleanup EXIT INT TERM
 TOKEN="test-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 export CODE_RUNNER_TOKEN="$TOKEN"
 export CODE_RUNNER_HOST=127.0.0.1
-export CODE_RUNNER_PORT=0
+# A free port unless RUNNER_TEST_PORT names one (several suites on one machine never share a runner).
+export CODE_RUNNER_PORT="${RUNNER_TEST_PORT:-0}"
 export CODE_RUNNER_PORT_FILE="$WORK/port"
 export CODE_RUNNER_POOL_SIZE=4
 export CODE_RUNNER_MAX_CONCURRENT=4
@@ -58,6 +59,10 @@ export RUNNER_MAX_OUTPUT_BYTES="$CODE_RUNNER_MAX_OUTPUT_BYTES" RUNNER_MAX_FRAME_
 export RUNNER_MAX_CONCURRENT="$CODE_RUNNER_MAX_CONCURRENT" RUNNER_MAX_QUEUE="$CODE_RUNNER_MAX_QUEUE"
 # For the phase that starts a second supervisor without CAP_KILL (as root only; it records its pid here).
 export RUNNER_DENO_BIN="$DENO_BIN" RUNNER_SUP2_PID_FILE="$WORK/sup2.pid"
+# The supervisor's log, for the check that a sandbox's error text cannot forge log lines.
+export RUNNER_LOG_FILE="$WORK/supervisor.log"
+# CI runs the suite as root: there the uid-drop and no-CAP_KILL checks must run, never be skipped.
+if [ -n "${CI:-}" ]; then export RUNNER_REQUIRE_ROOT=1; fi
 if [ "${1:-}" = "--print-ops" ]; then export PRINT_OPS=1; fi
 
 set +e

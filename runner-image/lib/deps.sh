@@ -1,17 +1,22 @@
-# Shared by run-local.sh and test.sh: installs the pinned Deno (from the npm registry) and the pinned
-# `ws` package (the test client's and the benchmark's; the supervisor does not use it) on first use.
-# Sourced, not executed.
+# Shared by run-local.sh and test.sh: installs the pinned Deno (from the npm registry) and the runner's
+# pinned npm packages (package-lock.json: `acorn`, the supervisor's code check; `ws`, the test client's and
+# the benchmark's) on first use. Sourced, not executed. Neither install runs package scripts: none of these
+# packages needs one (the Deno package is the binary itself).
 RUNNER_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DENO_VERSION="2.9.6"
 DENO_HOME="$RUNNER_DIR/.deno"
 DENO_BIN="$DENO_HOME/node_modules/@deno/linux-x64-glibc/deno"
-WS_VERSION="8.23.0"
 
 runner_log() { echo "[code-runner] $*" >&2; }
 
+# "path version integrity" of every package a lockfile lists (empty when the file is missing).
+lock_packages() {
+  node -e 'try { const p = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).packages; for (const k of Object.keys(p).sort()) if (k) console.log(k, p[k].version, p[k].integrity) } catch {}' "$1"
+}
+
 ensure_runner_deps() {
   if ! command -v npm >/dev/null 2>&1; then
-    runner_log "npm is required to install Deno $DENO_VERSION and ws $WS_VERSION on first use"
+    runner_log "npm is required to install Deno $DENO_VERSION and the runner's npm packages on first use"
     return 1
   fi
   case "$(uname -m)" in
@@ -22,7 +27,7 @@ ensure_runner_deps() {
     runner_log "first use: installing Deno $DENO_VERSION from the npm registry (@deno/linux-x64-glibc@$DENO_VERSION) into runner-image/.deno/ ..."
     mkdir -p "$DENO_HOME"
     cp "$RUNNER_DIR/deno-npm/package.json" "$RUNNER_DIR/deno-npm/package-lock.json" "$DENO_HOME/"
-    (cd "$DENO_HOME" && npm ci --no-audit --no-fund --loglevel=error) || { runner_log "Deno install failed"; return 1; }
+    (cd "$DENO_HOME" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error) || { runner_log "Deno install failed"; return 1; }
     runner_log "installed: $("$DENO_BIN" --version | head -1)"
   fi
   local have
@@ -31,9 +36,13 @@ ensure_runner_deps() {
     runner_log "expected Deno $DENO_VERSION in $DENO_HOME, found $have"
     return 1
   fi
-  if ! grep -q "\"version\": \"$WS_VERSION\"" "$RUNNER_DIR/node_modules/ws/package.json" 2>/dev/null; then
-    runner_log "first use: installing ws $WS_VERSION (npm ci in runner-image/) ..."
-    (cd "$RUNNER_DIR" && npm ci --no-audit --no-fund --loglevel=error) || { runner_log "ws install failed"; return 1; }
+  # npm keeps a copy of the lockfile it installed in node_modules/.package-lock.json; reinstall when the
+  # packages it lists differ from package-lock.json's.
+  # Command substitutions, not <(…): run-local.sh execs the supervisor, which would inherit an unreaped
+  # process-substitution child as a zombie.
+  if [ "$(lock_packages "$RUNNER_DIR/package-lock.json")" != "$(lock_packages "$RUNNER_DIR/node_modules/.package-lock.json")" ]; then
+    runner_log "first use: installing the runner's npm packages (npm ci in runner-image/) ..."
+    (cd "$RUNNER_DIR" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error) || { runner_log "npm install failed"; return 1; }
   fi
 }
 

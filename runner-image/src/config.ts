@@ -18,6 +18,8 @@ export interface Config {
   defaultLimits: Limits; // used for a limit the start frame leaves out
   maxFrameBytes: number; // largest WebSocket frame accepted from the gateway
   maxCodeBytes: number;
+  maxChildQueueBytes: number; // bytes queued toward one sandbox (not yet read by it); over it the run ends `limit`
+  maxRefusals: number; // bridge calls refused in one run (budget, concurrency, size); over it the run ends `limit`
   rssOverheadMb: number; // RSS allowed on top of memoryMb before the watchdog kills for memory
   startTimeoutMs: number; // time a connection may take to send its start frame
   sandboxUid: number;
@@ -60,6 +62,7 @@ export function loadConfig(): Config {
     maxBridgeCalls: Math.min(100, maxLimits.maxBridgeCalls),
     maxOutputBytes: Math.min(1024 * 1024, maxLimits.maxOutputBytes),
   };
+  const maxFrameBytes = int("CODE_RUNNER_MAX_FRAME_BYTES", 8 * 1024 * 1024, 1024);
   return {
     host: Deno.env.get("CODE_RUNNER_HOST") || "0.0.0.0",
     port: int("CODE_RUNNER_PORT", 8777, 0),
@@ -69,8 +72,10 @@ export function loadConfig(): Config {
     maxQueue: int("CODE_RUNNER_MAX_QUEUE", 64, 0),
     maxLimits,
     defaultLimits,
-    maxFrameBytes: int("CODE_RUNNER_MAX_FRAME_BYTES", 8 * 1024 * 1024, 1024),
+    maxFrameBytes,
     maxCodeBytes: int("CODE_RUNNER_MAX_CODE_BYTES", 512 * 1024, 16),
+    maxChildQueueBytes: int("CODE_RUNNER_MAX_CHILD_QUEUE_BYTES", 2 * maxFrameBytes, maxFrameBytes + 1024),
+    maxRefusals: int("CODE_RUNNER_MAX_REFUSALS", 1000, 0),
     rssOverheadMb: int("CODE_RUNNER_RSS_OVERHEAD_MB", 96, 16),
     startTimeoutMs: int("CODE_RUNNER_START_TIMEOUT_MS", 30_000, 100),
     sandboxUid: int("CODE_RUNNER_SANDBOX_UID", 65534, 1),

@@ -17,6 +17,7 @@ import {
 import { type Config, type Limits, loadConfig } from "./config.ts";
 import { BusyError, type ChildFrame, Pool, prepareLaunch, Sandbox } from "./sandbox.ts";
 import { log } from "./log.ts";
+import { checkCode, describeProblem, type Problem } from "./check.ts";
 
 const TRACE = Deno.env.get("CODE_RUNNER_TRACE") === "1";
 const BRIDGE_OPS = new Set(["search", "describe", "run"]);
@@ -28,7 +29,7 @@ const WS_HIGH_WATER = 4 * 1024 * 1024;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-type Status = "ok" | "error" | "timeout" | "memory" | "cancelled" | "protocol_error";
+type Status = "ok" | "error" | "timeout" | "memory" | "cancelled" | "protocol_error" | "limit";
 interface ErrorInfo {
   name: string;
   message: string;
@@ -117,6 +118,7 @@ class RunSession {
   private timers: ReturnType<typeof setTimeout>[] = [];
   private watchdog: ReturnType<typeof setInterval> | null = null;
   private bridgeCalls = 0;
+  private refusals = 0;
   private lastChildBridgeId = 0;
   private pendingBridge = new Set<number>();
   private outputBytes = 0;
@@ -167,6 +169,9 @@ class RunSession {
       case "start":
         if (this.state !== "await_start") return this.protocolError("second start frame on the same socket");
         return this.onStart(msg);
+      case "check":
+        if (this.state !== "await_start") return this.protocolError("a check frame must be the first frame");
+        return this.onCheck(msg);
       case "bridge_result":
         return this.onBridgeResult(msg);
       case "cancel":
@@ -174,6 +179,21 @@ class RunSession {
       default:
         return this.protocolError(`unknown frame type ${JSON.stringify(String(msg.type)).slice(0, 80)}`);
     }
+  }
+
+  /** The save-time check: one check_result, then a normal close; no sandbox is involved. */
+  // deno-lint-ignore no-explicit-any
+  private onCheck(msg: any) {
+    if (typeof msg.code !== "string") return this.protocolError("code must be a string");
+    const problems: Problem[] = encoder.encode(msg.code).length > cfg.maxCodeBytes
+      ? [{ line: 1, column: 1, message: `code exceeds the runner's maximum of ${cfg.maxCodeBytes} bytes` }]
+      : checkCode(msg.code);
+    this.state = "done";
+    for (const t of this.timers) clearTimeout(t);
+    try {
+      this.ws.sendText(JSON.stringify({ type: "check_result", problems }));
+      this.ws.close(CLOSE_NORMAL, "done");
+    } catch { /* socket already gone */ }
   }
 
   // deno-lint-ignore no-explicit-any
@@ -184,6 +204,12 @@ class RunSession {
     if (typeof msg.code !== "string") return this.protocolError("code must be a string");
     if (encoder.encode(msg.code).length > cfg.maxCodeBytes) {
       return this.protocolError(`code exceeds the maximum of ${cfg.maxCodeBytes} bytes`);
+    }
+    // The code never reaches a sandbox unless it parses and has no import (see check.ts).
+    const problems = checkCode(msg.code);
+    if (problems.length) {
+      this.t0 = 0; // stats zero: nothing ran
+      return this.finish("error", { error: { name: "CodeCheckError", message: describeProblem(problems[0]) } });
     }
     const limits = effectiveLimits(msg.limits);
     if (typeof limits === "string") return this.protocolError(limits);
@@ -228,7 +254,7 @@ class RunSession {
     sb.onExit = () => this.onChildExit();
     if (sb.state === "dead") return this.onChildExit();
     this.mark("child");
-    sb.send(this.start);
+    this.toChild(this.start);
     this.mark("sent");
     this.start = null;
     const rssLimit = this.limits.memoryMb + cfg.rssOverheadMb;
@@ -268,7 +294,6 @@ class RunSession {
 
   // deno-lint-ignore no-explicit-any
   private onChildBridge(msg: any, bytes: number) {
-    const sb = this.sb!;
     const id = msg.id;
     if (!Number.isSafeInteger(id) || id <= this.lastChildBridgeId) {
       return this.childProtocolError("bridge id must be an integer greater than every earlier id");
@@ -277,7 +302,14 @@ class RunSession {
     const args = msg.args === undefined ? {} : msg.args;
     if (args === null || typeof args !== "object" || Array.isArray(args)) return this.childProtocolError("bridge args must be an object");
     this.lastChildBridgeId = id;
-    const refuse = (code: string, message: string) => sb.send({ type: "bridge_result", id, ok: false, error: { code, message } });
+    const refuse = (code: string, message: string) => {
+      // Each refusal costs the supervisor a frame toward a child that may never read it; a child that
+      // keeps asking past its budget is ended rather than answered forever.
+      if (++this.refusals > cfg.maxRefusals) {
+        return this.limit(`more than ${cfg.maxRefusals} bridge calls refused in one run (CODE_RUNNER_MAX_REFUSALS)`);
+      }
+      this.toChild({ type: "bridge_result", id, ok: false, error: { code, message } });
+    };
     if (this.bridgeCalls >= this.limits.maxBridgeCalls) {
       return refuse("LIMIT", `bridge call budget exhausted (maxBridgeCalls ${this.limits.maxBridgeCalls})`);
     }
@@ -306,11 +338,24 @@ class RunSession {
       this.tFwd = performance.now();
       this.gwWait += this.tFwd - this.tBridge;
     }
-    if (msg.ok) this.sb.send({ type: "bridge_result", id, ok: true, value: msg.value === undefined ? null : msg.value });
+    if (msg.ok) this.toChild({ type: "bridge_result", id, ok: true, value: msg.value === undefined ? null : msg.value });
     else {
       const err = msg.error && typeof msg.error === "object" ? msg.error : {};
-      this.sb.send({ type: "bridge_result", id, ok: false, error: { code: clip(err.code ?? "ERROR", 200), message: clip(err.message ?? "bridge call failed") } });
+      this.toChild({ type: "bridge_result", id, ok: false, error: { code: clip(err.code ?? "ERROR", 200), message: clip(err.message ?? "bridge call failed") } });
     }
+  }
+
+  /** A frame toward the sandbox; past the queue cap (a child that does not read its input) the run ends. */
+  // deno-lint-ignore no-explicit-any
+  private toChild(frame: any) {
+    if (this.sb && !this.sb.send(frame)) {
+      this.limit(`more than ${cfg.maxChildQueueBytes} bytes queued toward the sandbox, which is not reading them (CODE_RUNNER_MAX_CHILD_QUEUE_BYTES)`);
+    }
+  }
+
+  /** A supervisor-side cap was exceeded: the sandbox is killed and the run ends with status `limit`. */
+  private limit(message: string) {
+    this.finish("limit", { error: { name: "LimitError", message } });
   }
 
   // deno-lint-ignore no-explicit-any
@@ -435,6 +480,7 @@ function healthz() {
     maxQueue: cfg.maxQueue,
     runs: pool.runsStarted,
     pipes: Sandbox.fastPipes ? "ops" : "streams",
+    cpus: pool.cpus,
     maxLimits: cfg.maxLimits,
   };
 }
@@ -494,6 +540,8 @@ const listener = Deno.listen({ hostname: cfg.host, port: cfg.port, transport: "t
   // For test harnesses that start us on port 0.
   if (Deno.env.get("CODE_RUNNER_PORT_FILE")) Deno.writeTextFileSync(Deno.env.get("CODE_RUNNER_PORT_FILE")!, String(port));
   pool.start();
+  // The first parse compiles acorn (~9 ms here); do it now, not on the first run's critical path (~0.3 ms after).
+  checkCode("return 1");
 }
 (async () => {
   for (;;) {

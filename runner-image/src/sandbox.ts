@@ -20,6 +20,34 @@ export interface SandboxLaunch {
   isolation: Isolation;
   harnessPath: string;
   importMapPath: string;
+  /** taskset (util-linux): each sandbox is started bound to one CPU (see `argsOnCpu`). */
+  taskset: string;
+}
+
+/**
+ * The launch line bound to one CPU: `env -i taskset --cpu-list N setpriv … deno …`. Every thread of the
+ * sandbox (V8's, Deno's blocking pool that runs WebCrypto and friends) inherits the mask, so a run cannot
+ * use more than that core, and it cannot widen the mask itself: no FFI, no subprocess, raw ops unreachable.
+ */
+export function argsOnCpu(launch: SandboxLaunch, cpu: number): string[] {
+  const [clearEnv, ...program] = launch.args; // "-i", then the program
+  return [clearEnv, launch.taskset, "--cpu-list", String(cpu), ...program];
+}
+
+/** The CPUs this process may run on (its affinity mask, e.g. a container's cpuset), in order. */
+export function allowedCpus(): number[] {
+  try {
+    const status = Deno.readTextFileSync("/proc/self/status");
+    const list = /^Cpus_allowed_list:\s*(\S+)/m.exec(status)?.[1] ?? "";
+    const cpus: number[] = [];
+    for (const part of list.split(",")) {
+      const [a, b] = part.split("-").map(Number);
+      if (!Number.isSafeInteger(a)) continue;
+      for (let c = a; c <= (Number.isSafeInteger(b) ? b : a); c++) cpus.push(c);
+    }
+    if (cpus.length) return cpus;
+  } catch { /* not Linux /proc: below */ }
+  return Array.from({ length: navigator.hardwareConcurrency || 1 }, (_, i) => i);
 }
 
 function which(name: string): string | null {
@@ -58,6 +86,8 @@ export function denoSandboxFlags(importMapPath: string, heapMb: number): string[
 
 function buildLaunch(cfg: Config, denoPath: string, sandboxDir: string, isolation: Isolation): SandboxLaunch {
   const env = which("env") ?? "/usr/bin/env";
+  const taskset = which("taskset");
+  if (!taskset) throw new Error("taskset (util-linux) is not installed: sandboxes could not be held to one CPU each");
   const harnessPath = `${sandboxDir}/harness.js`;
   const importMapPath = `${sandboxDir}/import_map.json`;
   const deno = [denoPath, ...denoSandboxFlags(importMapPath, cfg.maxLimits.memoryMb), harnessPath];
@@ -74,12 +104,12 @@ function buildLaunch(cfg: Config, denoPath: string, sandboxDir: string, isolatio
       "--inh-caps=-all",
       "--",
     ];
-    return { command: env, args: [...prefix, ...deno], prefix, isolation, harnessPath, importMapPath };
+    return { command: env, args: [...prefix, ...deno], prefix, isolation, harnessPath, importMapPath, taskset };
   }
   // Not root: no uid change is possible, but no-new-privs needs no privilege, so it is still set.
   const setpriv = which("setpriv");
   const prefix = ["-i", ...(setpriv ? [setpriv, "--no-new-privs", "--"] : [])];
-  return { command: env, args: [...prefix, ...deno], prefix, isolation, harnessPath, importMapPath };
+  return { command: env, args: [...prefix, ...deno], prefix, isolation, harnessPath, importMapPath, taskset };
 }
 
 async function probe(launch: SandboxLaunch): Promise<boolean> {
@@ -87,7 +117,7 @@ async function probe(launch: SandboxLaunch): Promise<boolean> {
   // uid 65534.) Run the real launch line on a harness that we immediately close stdin on.
   try {
     const p = new Deno.Command(launch.command, {
-      args: launch.args,
+      args: argsOnCpu(launch, allowedCpus()[0]),
       clearEnv: true,
       cwd: "/",
       stdin: "null",
@@ -251,14 +281,23 @@ export class Sandbox {
   private stdoutRid: number | null = null;
   private outQueue: Uint8Array[] = [];
   private outWriting = false;
+  /** Bytes given to `send` that the child has not taken off its stdin pipe yet. */
+  private queuedBytes = 0;
   private killed = false;
   /** The exit status has been collected: the pid may be reused, so it is never signalled again. */
   private reaped = false;
   private killRetry: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(launch: SandboxLaunch, private maxLineBytes: number, private killer: GroupKiller | null = null) {
+  constructor(
+    launch: SandboxLaunch,
+    /** The one CPU this sandbox may run on. */
+    readonly cpu: number,
+    private maxLineBytes: number,
+    private maxQueueBytes: number,
+    private killer: GroupKiller | null = null,
+  ) {
     this.proc = new Deno.Command(launch.command, {
-      args: launch.args,
+      args: argsOnCpu(launch, cpu),
       clearEnv: true, // and `env -i` in front: nothing of ours, the token included, reaches the child
       cwd: "/",
       stdin: "piped",
@@ -419,16 +458,24 @@ export class Sandbox {
     }
   }
 
+  /**
+   * Queues a frame toward the child. Returns false, and queues nothing, when the bytes already queued and
+   * not yet taken by the child plus this frame would exceed `maxQueueBytes`: a child that does not read its
+   * stdin must not make the supervisor hold its answers without bound.
+   */
   // deno-lint-ignore no-explicit-any
-  send(frame: any) {
-    if (this.killed) return;
+  send(frame: any): boolean {
+    if (this.killed) return true;
     const bytes = encoder.encode(JSON.stringify(frame) + "\n");
+    if (this.queuedBytes + bytes.length > this.maxQueueBytes) return false;
+    this.queuedBytes += bytes.length;
     if (this.stdinRid === null) {
-      this.writer.write(bytes).catch(() => {});
-      return;
+      this.writer.write(bytes).then(() => this.queuedBytes -= bytes.length, () => {});
+      return true;
     }
     this.outQueue.push(bytes);
     if (!this.outWriting) this.writeStdin(this.stdinRid);
+    return true;
   }
 
   /** Writes queued frames in order (a write may be partial); stops at the first error (child gone). */
@@ -439,6 +486,7 @@ export class Sandbox {
         const b = this.outQueue.shift()!;
         let off = 0;
         while (off < b.length) off += await core.write(rid, off ? b.subarray(off) : b);
+        this.queuedBytes -= b.length;
       }
     } catch {
       this.outQueue = [];
@@ -462,6 +510,7 @@ export class Sandbox {
     if (this.killed) return;
     this.killed = true;
     this.onFrame = null;
+    this.outQueue = []; // what the child never took is dropped with it
     this.signalGroup();
     this.writer.close().catch(() => {});
   }
@@ -520,9 +569,21 @@ export class Pool {
   runsStarted = 0;
   readonly all = new Set<Sandbox>();
   readonly killer: GroupKiller;
+  /** The CPUs sandboxes are spread over, and how many runs each one is serving now. */
+  readonly cpus = allowedCpus();
+  private busyOn = new Map<number, number>();
 
   constructor(private cfg: Config, private launch: SandboxLaunch) {
     this.killer = new GroupKiller(launch);
+  }
+
+  /** For a new sandbox: the CPU with the fewest sandboxes (warm, starting or busy) bound to it. */
+  private cpuForSpawn(): number {
+    const count = new Map(this.cpus.map((c) => [c, 0]));
+    for (const sb of this.all) if (sb.state !== "dead") count.set(sb.cpu, (count.get(sb.cpu) ?? 0) + 1);
+    let best = this.cpus[0];
+    for (const c of this.cpus) if (count.get(c)! < count.get(best)!) best = c;
+    return best;
   }
 
   get stats() {
@@ -579,20 +640,23 @@ export class Pool {
   /** The run is over: its sandbox is killed and its slot given back. */
   release(sb: Sandbox) {
     sb.kill();
+    this.busyOn.set(sb.cpu, (this.busyOn.get(sb.cpu) ?? 1) - 1);
     this.active--;
     this.pump();
     this.scheduleRefill();
   }
 
+  /** A ready sandbox for a run, preferring one bound to the CPU that serves the fewest runs now. */
   private takeWarm(): Sandbox | null {
-    while (this.warm.length) {
-      const sb = this.warm.shift()!;
-      if (sb.state === "ready") {
-        sb.state = "busy";
-        return sb;
-      }
-    }
-    return null;
+    this.warm = this.warm.filter((sb) => sb.state === "ready");
+    if (!this.warm.length) return null;
+    let at = 0;
+    const busy = (sb: Sandbox) => this.busyOn.get(sb.cpu) ?? 0;
+    for (let i = 1; i < this.warm.length; i++) if (busy(this.warm[i]) < busy(this.warm[at])) at = i;
+    const [sb] = this.warm.splice(at, 1);
+    sb.state = "busy";
+    this.busyOn.set(sb.cpu, busy(sb) + 1);
+    return sb;
   }
 
   private pump() {
@@ -630,7 +694,7 @@ export class Pool {
   private spawnOne() {
     let sb: Sandbox;
     try {
-      sb = new Sandbox(this.launch, this.cfg.maxFrameBytes + this.cfg.maxLimits.maxOutputBytes + 65536, this.killer);
+      sb = new Sandbox(this.launch, this.cpuForSpawn(), this.cfg.maxFrameBytes + this.cfg.maxLimits.maxOutputBytes + 65536, this.cfg.maxChildQueueBytes, this.killer);
     } catch (e) {
       log(`sandbox spawn failed: ${(e as Error).message}`);
       this.retryLater();

@@ -15,6 +15,11 @@ const MAX_QUEUE = Number(Deno.env.get("RUNNER_MAX_QUEUE") ?? 4);
 const URL_RUN = BASE.replace(/^http/, "ws") + "/v1/run";
 const PORT = Number(new URL(BASE).port);
 const IS_ROOT = Deno.uid() === 0;
+/** Set by test.sh under CI, which runs as root: the root-only checks must run there, not be skipped. */
+const REQUIRE_ROOT = Deno.env.get("RUNNER_REQUIRE_ROOT") === "1";
+/** Root-only checks that actually ran: the uid-drop facts (per child) and the supervisor without CAP_KILL. */
+const rootChecksRan = { uidDrop: 0, noCapKill: 0 };
+const LOG_FILE = Deno.env.get("RUNNER_LOG_FILE");
 const HERE = new URL(".", import.meta.url).pathname;
 const RUNNER_DIR = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 const DENO_BIN = Deno.env.get("RUNNER_DENO_BIN") || Deno.execPath();
@@ -75,17 +80,27 @@ function attempt(body: string) {
   return `try { const v = await (async () => { ${body} })(); return { escaped: true, v: String(v).slice(0, 300) } }
           catch (e) { return { denied: true, name: String(e && e.name), message: String(e && e.message).slice(0, 300) } }`;
 }
-/** A denied operation: the run completes (ok) and reports the throw, or the run is refused outright. */
-async function denied(name: string, body: string, extra?: (r: RunResult) => boolean) {
+/**
+ * A denied operation: the run completes and reports the throw, and the throw is the denial itself: Deno's
+ * permission error (`NotCapable`), the harness's lock-down (`TypeError` "... is not available in code
+ * mode"), or V8's code-generation ban (`EvalError`). Any other throw (a typo, a missing API) fails.
+ */
+const NOT_CAPABLE = { name: "NotCapable", message: /^Requires \S+ access/ };
+const LOCKED = { name: "TypeError", message: / is not available in code mode$/ };
+const NO_CODEGEN = { name: "EvalError", message: /Code generation from strings disallowed/ };
+async function denied(name: string, body: string, want: { name: string; message: RegExp }, extra?: (r: RunResult) => boolean) {
   const r = await exec(attempt(body));
-  const d = r.done;
-  const notEscaped = d && !(d.status === "ok" && d.value?.escaped) && r.doneCount === 1;
-  check(!!notEscaped && (extra ? extra(r) : true), `denied: ${name}`, short(r));
+  const v = r.done?.status === "ok" ? r.done.value : null;
+  check(!!v?.denied && v.name === want.name && want.message.test(v.message) && r.doneCount === 1 && (extra ? extra(r) : true),
+    `denied: ${name} (${want.name})`, short(r));
 }
-/** An import attempt: refused before it runs (the word `import` never reaches the module loader). */
-async function importDenied(name: string, code: string) {
+/** An import: refused by the supervisor's code check, with its line and column, before any sandbox runs it. */
+async function importDenied(name: string, code: string, line = 1, column?: number) {
   const r = await exec(code);
-  check(r.done?.status === "error" && r.done.error?.name === "SyntaxError" && /import/.test(r.done.error.message), `denied: ${name}`, short(r));
+  const m = /^line (\d+), column (\d+): import is not available in code mode; call tools with amcp\.run$/.exec(r.done?.error?.message ?? "");
+  check(r.done?.status === "error" && r.done.error?.name === "CodeCheckError" && !!m && Number(m[1]) === line && (column === undefined || Number(m[2]) === column) &&
+    r.done.stats?.wallMs === 0 && r.frames.length === 1,
+    `denied: ${name} (CodeCheckError at line ${line}${column ? `, column ${column}` : ""})`, short(r));
 }
 async function nextRunFine(after: string) {
   const r = await exec("return 6 * 7");
@@ -225,35 +240,39 @@ const section = (name: string, fn: () => Promise<void>) => sections.push([name, 
 
 section("denied operations", async () => {
   await Promise.all([
-    denied("fetch", `return (await fetch("http://127.0.0.1:${PORT}/healthz")).status`),
-    denied("WebSocket", `const ws = new WebSocket("ws://127.0.0.1:${PORT}/v1/run"); await new Promise((res, rej) => { ws.onopen = res; ws.onerror = () => rej(new Error("error event")); });`),
-    denied("Deno.connect", `return await Deno.connect({ hostname: "127.0.0.1", port: ${PORT} })`),
-    denied("DNS (Deno.resolveDns)", `return await Deno.resolveDns("localhost", "A")`),
-    denied("read /etc/passwd", `return Deno.readTextFileSync("/etc/passwd")`, (r) => !JSON.stringify(r.done).includes("root:x:0")),
-    denied("read /proc/self/environ", `return Deno.readTextFileSync("/proc/self/environ")`),
-    denied("read /proc/self/mem", `return Deno.readFileSync("/proc/self/mem").length`),
-    denied("read /proc/1/environ", `return Deno.readTextFileSync("/proc/1/environ")`),
-    denied("file write", `Deno.writeTextFileSync("/tmp/amcp-escape-" + Math.random(), "x"); return "written"`),
-    denied("Deno.env", `return JSON.stringify(Deno.env.toObject())`),
-    denied("process.env", `return JSON.stringify(Object.keys(process.env))`),
-    denied("Deno.Command", `return new Deno.Command("id").outputSync().stdout.length`),
-    denied("node:child_process (process.getBuiltinModule)", `return process.getBuiltinModule("node:child_process").execSync("id").toString()`),
-    denied("FFI (Deno.dlopen)", `return Deno.dlopen("libc.so.6", { getpid: { parameters: [], result: "i32" } }).symbols.getpid()`),
-    denied("node:fs via process.getBuiltinModule", `return process.getBuiltinModule("node:fs").readFileSync("/etc/passwd", "utf8")`),
-    denied("node:vm via process.getBuiltinModule", `return process.getBuiltinModule("node:vm").runInThisContext("1")`),
-    denied("Deno.permissions.request", `const s = await Deno.permissions.request({ name: "read" }); if (s.state !== "granted") throw new Error("state " + s.state); return s.state`),
-    denied("Deno.openKv", `const kv = await Deno.openKv(); return String(kv)`),
-    denied("caches", `const c = await caches.open("x"); await c.put("http://x/", new Response("hi")); return "stored"`),
-    denied("new Function", `return new Function("return 1")()`),
-    denied("eval", `return eval("1 + 1")`),
-    denied("Deno[Deno.internal].core.evalContext", `return Deno[Deno.internal].core.evalContext("1")[0]`),
-    denied("raw ops (core.ops.op_node_process_kill)", `return Deno[Deno.internal].core.ops.op_node_process_kill(1, 0)`),
-    denied("Worker escalating permissions", `const w = new Worker("data:text/javascript,postMessage(Deno.readTextFileSync('/etc/passwd'))", { type: "module", deno: { permissions: { read: true } } }); return await new Promise((res, rej) => { w.onmessage = (e) => res(e.data); w.onerror = (e) => { e.preventDefault(); rej(new Error(e.message)); }; })`),
-    denied("blob: URL creation", `return URL.createObjectURL(new Blob(["export default 1"], { type: "text/javascript" }))`),
-    denied("setTimeout with a string", `globalThis.__x = 0; setTimeout("globalThis.__x = 1", 0); await new Promise((r) => setTimeout(r, 20)); if (globalThis.__x !== 1) throw new Error("not evaluated"); return "evaluated"`),
+    denied("fetch", `return (await fetch("http://127.0.0.1:${PORT}/healthz")).status`, NOT_CAPABLE),
+    denied("WebSocket", `const ws = new WebSocket("ws://127.0.0.1:${PORT}/v1/run"); await new Promise((res, rej) => { ws.onopen = res; ws.onerror = () => rej(new Error("error event")); });`, NOT_CAPABLE),
+    denied("Deno.connect", `return await Deno.connect({ hostname: "127.0.0.1", port: ${PORT} })`, NOT_CAPABLE),
+    denied("DNS (Deno.resolveDns)", `return await Deno.resolveDns("localhost", "A")`, NOT_CAPABLE),
+    denied("read /etc/passwd", `return Deno.readTextFileSync("/etc/passwd")`, NOT_CAPABLE, (r) => !JSON.stringify(r.done).includes("root:x:0")),
+    denied("read /proc/self/environ", `return Deno.readTextFileSync("/proc/self/environ")`, NOT_CAPABLE),
+    denied("read /proc/self/mem", `return Deno.readFileSync("/proc/self/mem").length`, NOT_CAPABLE),
+    denied("read /proc/1/environ", `return Deno.readTextFileSync("/proc/1/environ")`, NOT_CAPABLE),
+    denied("file write", `Deno.writeTextFileSync("/tmp/amcp-escape-" + Math.random(), "x"); return "written"`, NOT_CAPABLE),
+    denied("Deno.env", `return JSON.stringify(Deno.env.toObject())`, NOT_CAPABLE),
+    denied("process.env", `return JSON.stringify(Object.keys(process.env))`, NOT_CAPABLE),
+    denied("Deno.Command", `return new Deno.Command("/usr/bin/id").outputSync().stdout.length`, NOT_CAPABLE),
+    denied("node:child_process (process.getBuiltinModule)", `return process.getBuiltinModule("node:child_process").execSync("id").toString()`, LOCKED),
+    denied("FFI (Deno.dlopen)", `return Deno.dlopen("libc.so.6", { getpid: { parameters: [], result: "i32" } }).symbols.getpid()`, NOT_CAPABLE),
+    denied("node:fs via process.getBuiltinModule", `return process.getBuiltinModule("node:fs").readFileSync("/etc/passwd", "utf8")`, LOCKED),
+    denied("node:vm via process.getBuiltinModule", `return process.getBuiltinModule("node:vm").runInThisContext("1")`, LOCKED),
+    denied("Deno.permissions.request", `const s = await Deno.permissions.request({ name: "read" }); if (s.state !== "granted") throw new Error("state " + s.state); return s.state`, { name: "Error", message: /^state denied$/ }),
+    denied("Deno.openKv (an unstable API, absent)", `const kv = await Deno.openKv(); return String(kv)`, { name: "TypeError", message: /^Deno\.openKv is not a function$/ }),
+    denied("caches", `const c = await caches.open("x"); await c.put("http://x/", new Response("hi")); return "stored"`, LOCKED),
+    denied("new Function", `return new Function("return 1")()`, NO_CODEGEN),
+    denied("eval", `return eval("1 + 1")`, NO_CODEGEN),
+    denied("Deno[Deno.internal].core.evalContext (not in the harness's view)", `return Deno[Deno.internal].core.evalContext("1")[0]`, { name: "TypeError", message: /^Deno\[Deno\.internal\]\.core\.evalContext is not a function$/ }),
+    denied("raw ops (core.ops.op_node_process_kill)", `return Deno[Deno.internal].core.ops.op_node_process_kill(1, 0)`, LOCKED),
+    denied("Worker escalating permissions", `const w = new Worker("data:text/javascript,postMessage(Deno.readTextFileSync('/etc/passwd'))", { type: "module", deno: { permissions: { read: true } } }); return await new Promise((res, rej) => { w.onmessage = (e) => res(e.data); w.onerror = (e) => { e.preventDefault(); rej(new Error(e.message)); }; })`, LOCKED),
+    denied("blob: URL creation", `return URL.createObjectURL(new Blob(["export default 1"], { type: "text/javascript" }))`, LOCKED),
+    denied("setTimeout with a string", `globalThis.__x = 0; setTimeout("globalThis.__x = 1", 0); await new Promise((r) => setTimeout(r, 20)); if (globalThis.__x !== 1) throw new Error("not evaluated"); return "evaluated"`, { name: "TypeError", message: /"callback" argument must be of type function/ }),
   ]);
   await Promise.all([
-    importDenied("import of node:fs", `const fs = await import("node:fs"); return fs.readFileSync("/etc/passwd", "utf8")`),
+    importDenied("import of node:fs", `const fs = await import("node:fs"); return fs.readFileSync("/etc/passwd", "utf8")`, 1, 18),
+    importDenied("await import of node:fs on line 3", `const a = 1;\n// import in a comment is fine\n  return await import("node:fs")`, 3, 16),
+    importDenied("import.meta", `return import.meta.url`, 1, 8),
+    importDenied("import declaration", `import fs from "node:fs";\nreturn fs`, 1, 1),
+    importDenied("import after closing the wrapper", `}); import("data:text/javascript,export default 1"); (async function () {`, 1, 5),
     importDenied("import of file:", `return await import("file:///etc/passwd")`),
     importDenied("import of a relative path", `return await import("./harness.js")`),
     importDenied("import of data:", `return (await import("data:text/javascript,export default 1")).default`),
@@ -283,35 +302,58 @@ section("denied operations", async () => {
 });
 
 section("second wall: the import map and the flags without the harness", async () => {
-  // Spawn Deno with the sandbox's own flags and import map on a probe module, bypassing the harness's
-  // keyword check, to show the module loader itself refuses file:, relative, https:, npm: and jsr:.
+  // Spawn Deno with the sandbox's own flags and import map on a probe module, with no harness and no code
+  // check in front, to show what the module loader itself refuses, and (with a map that lists nothing) what
+  // the flags alone would let through.
   const dir = await Deno.makeTempDir({ prefix: "amcp-probe-" });
   await Deno.chmod(dir, 0o755);
   const map = JSON.parse(await Deno.readTextFile(`${RUNNER_DIR}/sandbox/import_map.json`));
   map.imports = { "./probe.js": "./probe.js", ...map.imports };
   delete map.imports["./harness.js"];
   await Deno.writeTextFile(`${dir}/import_map.json`, JSON.stringify(map));
+  await Deno.writeTextFile(`${dir}/bare_map.json`, JSON.stringify({ imports: { "./probe.js": "./probe.js" } }));
   await Deno.writeTextFile(`${dir}/sibling.js`, "export default 'sibling'");
   const probe = `
     const out = {};
+    const blob = URL.createObjectURL(new Blob(["export default 2"], { type: "text/javascript" }));
     for (const [k, s, o] of [["file", "file:///etc/passwd", { with: { type: "text" } }], ["relative", "./sibling.js"],
-        ["https", "https://example.com/x.js"], ["npm", "npm:left-pad"], ["jsr", "jsr:@std/path"]]) {
+        ["https", "https://example.com/x.js"], ["npm", "npm:left-pad"], ["jsr", "jsr:@std/path"], ["node:fs", "node:fs"],
+        ["data", "data:text/javascript,export default 1"], ["blob", blob]]) {
       try { await import(s, o); out[k] = "LOADED"; } catch (e) { out[k] = "blocked: " + String(e.message).slice(0, 80); }
+    }
+    // Every Node builtin of this Deno (the list comes from process.getBuiltinModule, not from the loader).
+    out.builtins = {};
+    for (const b of process.getBuiltinModule("node:module").builtinModules) {
+      const s = b.startsWith("node:") ? b : "node:" + b;
+      try { await import(s); out.builtins[s] = "LOADED"; } catch { out.builtins[s] = "blocked"; }
     }
     try { Deno.readTextFileSync("/etc/passwd"); out.read = "READ"; } catch (e) { out.read = e.name; }
     console.log(JSON.stringify(out));`;
   await Deno.writeTextFile(`${dir}/probe.js`, probe);
-  const flags = denoSandboxFlags(`${dir}/import_map.json`, 128);
-  const p = await new Deno.Command(Deno.execPath(), { args: [...flags, `${dir}/probe.js`], clearEnv: true, cwd: "/", stdout: "piped", stderr: "piped" }).output();
-  const text = new TextDecoder().decode(p.stdout).trim();
-  let out: Any = {};
-  try {
-    out = JSON.parse(text);
-  } catch { /* reported below */ }
+  const probeWith = async (mapFile: string) => {
+    const flags = denoSandboxFlags(`${dir}/${mapFile}`, 128);
+    const p = await new Deno.Command(Deno.execPath(), { args: [...flags, `${dir}/probe.js`], clearEnv: true, cwd: "/", stdout: "piped", stderr: "piped" }).output();
+    const text = new TextDecoder().decode(p.stdout).trim();
+    try {
+      return { out: JSON.parse(text) as Any, text };
+    } catch {
+      return { out: {} as Any, text: text || new TextDecoder().decode(p.stderr) };
+    }
+  };
+  const { out, text } = await probeWith("import_map.json");
   for (const k of ["file", "relative", "https", "npm", "jsr"]) {
-    check(typeof out[k] === "string" && out[k].startsWith("blocked"), `import map/flags block ${k} imports`, text || new TextDecoder().decode(p.stderr));
+    check(typeof out[k] === "string" && out[k].startsWith("blocked"), `import map/flags block ${k} imports`, text);
   }
+  const builtins = Object.entries(out.builtins ?? {});
+  const loaded = builtins.filter(([, v]) => v !== "blocked").map(([k]) => k);
+  check(builtins.length >= 60 && loaded.length === 0, `import map blocks every node: builtin of this Deno (${builtins.length}, each an exact entry)`, loaded.length ? loaded : text);
+  // What a map cannot stop: a data: or blob: URL is its own content, matched by no key. These load with
+  // the map and the flags in place; the supervisor's code check (no import at all) is their only wall.
+  check(out.data === "LOADED" && out.blob === "LOADED", "import map cannot stop data: or blob: imports (documented; the code check refuses every import)", text);
   check(out.read === "NotCapable", "--deny-read denies reads", text);
+  // And without the map's node: entries, the flags alone would load node:fs: the map is that wall.
+  const bare = await probeWith("bare_map.json");
+  check(bare.out["node:fs"] === "LOADED" && bare.out.data === "LOADED", "without the map, the flags alone let node:fs load: for node: the map is the wall", bare.text);
   await Deno.remove(dir, { recursive: true });
 });
 
@@ -326,6 +368,7 @@ section("process facts (from /proc, outside the sandbox)", async () => {
     const environ = Deno.readTextFileSync(`/proc/${pid}/environ`);
     check(statusField(status, "NoNewPrivs") === "1", `child ${pid}: NoNewPrivs: 1`, statusField(status, "NoNewPrivs"));
     if (IS_ROOT) {
+      rootChecksRan.uidDrop++;
       const uids = statusField(status, "Uid").split(/\s+/);
       const gids = statusField(status, "Gid").split(/\s+/);
       check(uids.every((u) => u === "65534") && gids.every((g) => g === "65534"), `child ${pid}: unprivileged uid/gid 65534 (real, effective, saved, fs)`, [uids, gids]);
@@ -364,11 +407,12 @@ section("resources", async () => {
     resource("memory bomb (ArrayBuffers)", `const a = []; while (true) a.push(new Uint8Array(16e6).fill(1));`, ["memory"], { timeoutMs: 4000, memoryMb: 64 }),
     resource("memory bomb (one huge string doubling)", `let s = "xxxxxxxx"; const keep = []; while (true) { s = s + s; keep.push(s.slice(1)); }`, ["memory", "error"], { timeoutMs: 4000, memoryMb: 64 }),
     resource(
-      "console flood (bounded, truncated)",
+      "console flood (bounded, truncated with a marker; the run succeeds)",
       `for (let i = 0; i < 200000; i++) console.log("flood line " + i); return "survived"`,
       ["ok"],
       { timeoutMs: 5000, maxOutputBytes: 10000 },
-      (r) => r.done.value === "survived" && r.done.truncated?.console === true && r.consoles.reduce((n, c) => n + new TextEncoder().encode(c.text).length, 0) <= 10000,
+      (r) => r.done.value === "survived" && r.done.truncated?.console === true && r.consoles.reduce((n, c) => n + new TextEncoder().encode(c.text).length, 0) <= 10000 &&
+        r.consoles.at(-1)?.truncated === true && r.consoles.filter((c) => c.truncated).length === 1,
     ),
     resource("console flood (endless)", `while (true) console.log("x".repeat(100));`, ["timeout"], { timeoutMs: 1000, maxOutputBytes: 10000 }),
   ]);
@@ -414,6 +458,16 @@ section("resources", async () => {
 });
 
 section("protocol abuse from inside the sandbox", async () => {
+  if (LOG_FILE) {
+    // The run's error text goes into the supervisor's log line; a newline in it must not start a new line.
+    const marker = crypto.randomUUID();
+    const forged = await exec(`throw new Error("first\\n2026-01-01T00:00:00.000Z [code-runner] FORGED ${marker}\\rCR\\u2028LS")`);
+    await new Promise((r) => setTimeout(r, 200));
+    const lines = (await Deno.readTextFile(LOG_FILE)).split(/\r\n|\n|\r|\u2028/);
+    const mine = lines.filter((l) => l.includes(marker));
+    check(forged.done?.status === "error" && mine.length === 1 && mine[0].includes(`first\\n2026-01-01T00:00:00.000Z [code-runner] FORGED ${marker}\\rCR\\u2028LS`),
+      "a sandbox's error text with line breaks stays on one escaped log line", mine);
+  }
   const w = (s: string) => `Deno.stdout.writeSync(new TextEncoder().encode(${JSON.stringify(s)} + "\\n"));`;
   const forgedResult = await exec(`${w('{"type":"result","ok":true,"value":"forged"}')} await new Promise(() => {})`);
   check(forgedResult.done?.status === "ok" && forgedResult.done.value === "forged" && forgedResult.doneCount === 1 && forgedResult.done.stats.bridgeCalls === 0,
@@ -454,6 +508,143 @@ section("protocol abuse from inside the sandbox", async () => {
     "the bridge call budget holds (4 forwarded, then AmcpError LIMIT)", short(budget));
 });
 
+section("code check (the supervisor parses the code with acorn)", async () => {
+  // The word import where it is not an import: a tool name, a comment, a property.
+  const word = await exec(`const name = "bulk-import"; // import\nconst x = { import: 1 }; return name + x.import`);
+  check(word.done?.status === "ok" && word.done.value === "bulk-import1", "the word import in a string, a comment and a property name runs fine", short(word));
+  const comment = await exec(`// import\nreturn 1`);
+  check(comment.done?.status === "ok" && comment.done.value === 1, "a `// import` comment runs fine", short(comment));
+  const syntax = await exec(`const a = 1;\nreturn (`);
+  check(syntax.done?.status === "error" && syntax.done.error?.name === "CodeCheckError" && syntax.done.error.message === "line 2, column 9: Unexpected token" && syntax.done.stats?.wallMs === 0,
+    "a syntax error -> CodeCheckError with line and column, nothing run", short(syntax));
+
+  // The check frame: one check_result, a normal close, no sandbox.
+  const checkFrame = async (code: unknown) => {
+    const r = await run({ url: URL_RUN, token: TOKEN, raw: (ws) => ws.send(JSON.stringify({ type: "check", code })), timeoutMs: 10_000 });
+    return { r, result: r.frames.length === 1 && r.frames[0].type === "check_result" && r.closeCode === 1000 ? r.frames[0] : null };
+  };
+  const runsBefore = (await health()).runs;
+  const fine = await checkFrame(`const name = "bulk-import";\nreturn await amcp.run(name, {})`);
+  check(JSON.stringify(fine.result) === '{"type":"check_result","problems":[]}', "check frame: fine code -> check_result with no problems, close 1000", fine.r.frames);
+  const imp = await checkFrame(`const a = 1;\nconst fs = await import("node:fs");\nreturn import.meta`);
+  check(JSON.stringify(imp.result?.problems) === JSON.stringify([
+    { line: 2, column: 18, message: "import is not available in code mode; call tools with amcp.run" },
+    { line: 3, column: 8, message: "import is not available in code mode; call tools with amcp.run" },
+  ]), "check frame: every import with its line and column", imp.r.frames);
+  const bad = await checkFrame(`if (x) {\n  return 1;\n`);
+  check(bad.result?.problems?.length === 1 && bad.result.problems[0].line === 3 && bad.result.problems[0].column === 1 && /Unexpected token/.test(bad.result.problems[0].message),
+    "check frame: a syntax error with its line and column", bad.r.frames);
+  const huge = await checkFrame("// " + "x".repeat(600 * 1024));
+  check(huge.result?.problems?.length === 1 && /exceeds the runner's maximum of \d+ bytes/.test(huge.result.problems[0].message), "check frame: code over the size limit -> one problem saying so", huge.r.frames);
+  const notString = await checkFrame(42);
+  check(notString.result === null && notString.r.done?.status === "protocol_error" && notString.r.doneCount === 1, "check frame without string code -> protocol_error", notString.r.frames);
+  check((await health()).runs === runsBefore, "check frames use no sandbox", { runsBefore, after: (await health()).runs });
+  const late = await run({ url: URL_RUN, token: TOKEN, start: { code: "await new Promise((r) => setTimeout(r, 200)); return 1" }, afterStart: (ws) => ws.send(JSON.stringify({ type: "check", code: "1" })) });
+  check(late.done?.status === "protocol_error" && !late.frames.some((f) => f.type === "check_result"), "a check frame after start -> protocol_error", short(late));
+});
+
+section("supervisor caps: one run cannot exhaust the supervisor", async () => {
+  const rssMb = () => Number(/^VmRSS:\s+(\d+) kB/m.exec(Deno.readTextFileSync(`/proc/${SUP_PID}/status`))?.[1] ?? NaN) / 1024;
+  /** Runs `code` while sampling the supervisor's RSS every 25 ms: before, peak during, and 1 s after. */
+  const measured = async (code: string, o: Opts) => {
+    await exec("return 1"); // a warm supervisor: the baseline is its steady state
+    const before = rssMb();
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssMb())), 25);
+    const t0 = performance.now();
+    const r = await exec(code, o);
+    const ms = performance.now() - t0;
+    clearInterval(sampler);
+    await new Promise((res) => setTimeout(res, 1000));
+    return { r, ms, before, peak: Math.max(peak, rssMb()), after: rssMb() };
+  };
+  // The attack of issue 13: spend the bridge budget, then write forged bridge frames to stdout as fast as
+  // possible, never reading the refusals. Unbounded, this grew the supervisor by a gigabyte in seconds.
+  const flood = await measured(
+    `await amcp.run("t", {});
+     const enc = new TextEncoder();
+     for (let id = 1000; ; id++) Deno.stdout.writeSync(enc.encode('{"type":"bridge","id":' + id + ',"op":"run","args":{"name":"t","args":{"pad":"' + "p".repeat(200) + '"}}}\\n'));`,
+    { limits: { maxBridgeCalls: 1, timeoutMs: 8000 }, onBridge: () => ({ ok: true, value: 1 }) },
+  );
+  const fr = flood.r.done;
+  console.log(`       forged-bridge flood: supervisor RSS ${flood.before.toFixed(1)} MB before, ${flood.peak.toFixed(1)} MB peak, ${flood.after.toFixed(1)} MB after; run ended in ${Math.round(flood.ms)} ms`);
+  check(fr?.status === "limit" && fr.error?.name === "LimitError" && /CODE_RUNNER_MAX_REFUSALS/.test(fr.error.message) && flood.r.doneCount === 1 && fr.stats?.bridgeCalls === 1,
+    "forged bridge frames past the budget -> status limit (LimitError, refusals cap)", short(flood.r));
+  check(flood.peak - flood.before < 48 && flood.ms < 3000,
+    `under that flood the supervisor's RSS stays flat (${flood.before.toFixed(0)} -> peak ${flood.peak.toFixed(0)} MB, bound +48 MB) and the run ends at once`, flood);
+  await nextRunFine("the forged-bridge flood");
+
+  // A sandbox that stops reading its stdin while the gateway's answers pile up toward it.
+  const big = "b".repeat(MAX_FRAME - 4096);
+  const deaf = await measured(
+    `for (let i = 0; i < 8; i++) amcp.run("t", { i }).catch(() => {}); while (true) {}`,
+    { limits: { timeoutMs: 8000 }, onBridge: () => ({ ok: true, value: big }) },
+  );
+  const dr = deaf.r.done;
+  console.log(`       deaf sandbox: supervisor RSS ${deaf.before.toFixed(1)} MB before, ${deaf.peak.toFixed(1)} MB peak, ${deaf.after.toFixed(1)} MB after; run ended in ${Math.round(deaf.ms)} ms`);
+  check(dr?.status === "limit" && dr.error?.name === "LimitError" && /CODE_RUNNER_MAX_CHILD_QUEUE_BYTES/.test(dr.error.message) && deaf.r.doneCount === 1 && deaf.ms < 5000,
+    "answers piling up toward a sandbox that does not read them -> status limit (queued-bytes cap)", short(deaf.r));
+  await nextRunFine("the deaf sandbox");
+});
+
+section("CPU: a run uses at most one core", async () => {
+  const ticks = (pid: number) => {
+    try {
+      const f = Deno.readTextFileSync(`/proc/${pid}/stat`);
+      const x = f.slice(f.lastIndexOf(")") + 2).split(" ");
+      return Number(x[11]) + Number(x[12]); // utime + stime of every thread, in clock ticks (USER_HZ 100)
+    } catch {
+      return null;
+    }
+  };
+  const cpusOf = (pid: number) => statusField(Deno.readTextFileSync(`/proc/${pid}/status`), "Cpus_allowed_list");
+  await waitWarm(MAX_CONCURRENT);
+  const kids = procChildren(SUP_PID);
+  const lists = kids.map((p) => {
+    try {
+      return cpusOf(p);
+    } catch {
+      return "gone";
+    }
+  }).filter((l) => l !== "gone");
+  const machine = statusField(Deno.readTextFileSync(`/proc/self/status`), "Cpus_allowed_list");
+  const ncpu = navigator.hardwareConcurrency || 1;
+  check(lists.length > 0 && lists.every((l) => /^\d+$/.test(l)), "every sandbox is bound to a single CPU (Cpus_allowed_list)", { lists, machine });
+  check(new Set(lists).size >= Math.min(2, ncpu, lists.length), `sandboxes are spread over the CPUs (${[...new Set(lists)].join(",")} of ${machine})`, lists);
+
+  // 32 parallel PBKDF2 derivations at a time: WebCrypto runs them on Deno's blocking thread pool, which
+  // took every core of the machine before each sandbox was bound to one CPU.
+  const before = new Map(procChildren(SUP_PID).map((p) => [p, ticks(p)]));
+  const attack = exec(
+    `const key = await crypto.subtle.importKey("raw", new Uint8Array(32), "PBKDF2", false, ["deriveBits"]);
+     const salt = new Uint8Array(16);
+     for (;;) await Promise.all(Array.from({ length: 32 }, () => crypto.subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt, iterations: 100000 }, key, 256)));`,
+    { limits: { timeoutMs: 4500 } },
+  );
+  await new Promise((r) => setTimeout(r, 1000));
+  const a = new Map(procChildren(SUP_PID).map((p) => [p, ticks(p)]));
+  const t1 = performance.now();
+  await new Promise((r) => setTimeout(r, 2500));
+  const b = new Map(procChildren(SUP_PID).map((p) => [p, ticks(p)]));
+  const wall = (performance.now() - t1) / 1000;
+  // The attacker: the child that burnt the most CPU over the window (warm ones idle at ~0).
+  let pid = 0;
+  let used = -1;
+  for (const [p, t] of b) {
+    const t0 = a.get(p);
+    if (t === null || t0 === null || t0 === undefined || !before.has(p)) continue;
+    if (t - t0 > used) {
+      used = t - t0;
+      pid = p;
+    }
+  }
+  const cores = used / 100 / wall;
+  const r = await attack;
+  console.log(`       PBKDF2 x32: the sandbox used ${cores.toFixed(2)} cores over ${wall.toFixed(1)} s (machine: ${ncpu} CPUs)`);
+  check(r.done?.status === "timeout" && pid > 0 && cores > 0.1 && cores <= 1.2, `32 parallel PBKDF2 deriveBits: ${cores.toFixed(2)} cores used (bound 1.2)`, { pid, used, wall, d: short(r) });
+  await nextRunFine("the PBKDF2 attack");
+});
+
 section("allowed", async () => {
   const compute = await exec(`const fib = (n) => n < 2 ? n : fib(n - 1) + fib(n - 2); return { fib: fib(20), sorted: [3, 1, 2].sort(), d: new Date(0).toISOString() }`);
   check(compute.done?.status === "ok" && compute.done.value.fib === 6765 && compute.done.value.d === "1970-01-01T00:00:00.000Z", "compute", short(compute));
@@ -478,8 +669,6 @@ section("allowed", async () => {
   check(toolErr.done?.status === "ok" && JSON.stringify(toolErr.done.value) === '{"name":"AmcpError","code":"FORBIDDEN","message":"read-only run","isError":true}', "a bridge error surfaces as AmcpError with code and message", short(toolErr));
   const thrown = await exec(`function inner() { throw new TypeError("bad input: " + input.x) }\ninner()`, { input: { x: 7 } });
   check(thrown.done?.status === "error" && thrown.done.error.name === "TypeError" && thrown.done.error.message === "bad input: 7" && /amcp:code:1/.test(thrown.done.error.stack) && !/harness/.test(thrown.done.error.stack), "errors propagate with name, message and stack", short(thrown));
-  const syntax = await exec(`return (`);
-  check(syntax.done?.status === "error" && syntax.done.error.name === "SyntaxError", "a syntax error is reported as an error", short(syntax));
   const input = { nested: { list: [1, "two", null, true], unicode: "żółw 🐢" }, n: 1.5 };
   const echo = await exec(`return input`, { input });
   check(echo.done?.status === "ok" && JSON.stringify(echo.done.value) === JSON.stringify(input), "input is passed through unchanged", short(echo));
@@ -882,6 +1071,7 @@ section("a supervisor without CAP_KILL (the container's capabilities)", async ()
     };
 
     const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+    rootChecksRan.noCapKill++;
     const capEff = BigInt("0x" + statusField(status, "CapEff"));
     const capPrm = BigInt("0x" + statusField(status, "CapPrm"));
     const bit = (n: number) => 1n << BigInt(n);
@@ -975,7 +1165,11 @@ if (Deno.env.get("PRINT_OPS") === "1") {
   Deno.exit(0);
 }
 const t0 = performance.now();
+// RUNNER_ONLY=<regex> runs only the sections whose names match (to look at one area; the exit code then
+// says nothing about the rest).
+const only = Deno.env.get("RUNNER_ONLY") ? new RegExp(Deno.env.get("RUNNER_ONLY")!) : null;
 for (const [name, fn] of sections) {
+  if (only && !only.test(name)) continue;
   console.log(`\n# ${name}`);
   try {
     await fn();
@@ -983,7 +1177,13 @@ for (const [name, fn] of sections) {
     check(false, `section "${name}" threw`, String((e as Error)?.stack ?? e));
   }
 }
+console.log("\n# root-only checks");
+if (only) console.log("  skip (RUNNER_ONLY)");
+else if (REQUIRE_ROOT) check(IS_ROOT, "the suite runs as root (RUNNER_REQUIRE_ROOT: CI), so uid-drop and no-CAP_KILL are covered", { uid: Deno.uid() });
+if (!only && IS_ROOT) {
+  check(rootChecksRan.uidDrop > 0 && rootChecksRan.noCapKill > 0, "running as root, the uid-drop and no-CAP_KILL checks ran, none skipped", rootChecksRan);
+} else if (!only) console.log(`  skip (not root: the uid-drop and no-CAP_KILL checks did not run; CI, as root, fails if they do not)`);
 console.log(`\ncontainment suite: ${passed + failed} assertions in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 if (failures.length) console.log("failures:\n  " + failures.join("\n  "));
 console.log(`${passed} passed, ${failed} failed`);
-Deno.exit(failed === 0 && passed >= 45 ? 0 : 1);
+Deno.exit(failed === 0 && (only !== null || passed >= 45) ? 0 : 1);

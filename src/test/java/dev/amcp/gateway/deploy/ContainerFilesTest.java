@@ -161,6 +161,17 @@ class ContainerFilesTest {
     }
 
     @Test
+    void runnerImageIsPinnedByDigestToTheDenoTheRunnerTests() throws Exception {
+        List<String> images = ImagePins.baseImages(Path.of("runner-image", "Dockerfile"));
+        assertEquals(1, images.size(), "one base image: " + images);
+        String deno = images.get(0);
+        assertNull(ImagePins.digestProblem(deno), ImagePins.digestProblem(deno));
+        String denoVersion = Files.readAllLines(Path.of("runner-image", "lib", "deps.sh")).stream()
+                .filter(l -> l.startsWith("DENO_VERSION=")).findFirst().orElseThrow().replaceAll("^DENO_VERSION=\"|\"$", "");
+        assertTrue(deno.startsWith("denoland/deno:debian-" + denoVersion + "@"), "the Deno that lib/deps.sh installs for the tests: " + deno);
+    }
+
+    @Test
     void gatewayImageShipsTheDriversOutsideTheWar() throws Exception {
         String dockerfile = Files.readString(Path.of("Dockerfile"));
         assertTrue(dockerfile.contains("/config/lib/global/jdbc/"), "drivers where server.xml's library looks");

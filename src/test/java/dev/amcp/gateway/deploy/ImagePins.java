@@ -55,6 +55,19 @@ final class ImagePins {
         return null;
     }
 
+    /**
+     * Why the image is not pinned by digest, or null when it is: an exact version tag (as {@link #problem})
+     * and a {@code @sha256:} digest ({@code denoland/deno:debian-2.9.6@sha256:...}). The tag stays for the
+     * reader and for the version checks; the digest is what the build pulls.
+     */
+    static String digestProblem(String image) {
+        if (image == null || !DIGEST.matcher(image).find()) {
+            return "'" + image + "' is not pinned by digest (@sha256:...)";
+        }
+        String tagged = image.substring(0, image.indexOf('@'));
+        return problem(tagged);
+    }
+
     /** The external base images of a Dockerfile (FROM lines, ARG defaults applied, earlier stages skipped). */
     static List<String> baseImages(Path dockerfile) throws IOException {
         Map<String, String> args = new HashMap<>();

@@ -34,6 +34,16 @@ class ImagePinsTest {
     }
 
     @Test
+    void aDigestPinNeedsTheDigestAndAnExactTag() {
+        String digest = "@sha256:" + "0".repeat(64);
+        assertNull(ImagePins.digestProblem("denoland/deno:debian-2.9.6" + digest));
+        assertNotNull(ImagePins.digestProblem("denoland/deno:debian-2.9.6"), "a tag alone is not a digest pin");
+        assertNotNull(ImagePins.digestProblem("denoland/deno" + digest), "the tag names the version for the reader");
+        assertNotNull(ImagePins.digestProblem("denoland/deno:latest" + digest));
+        assertNotNull(ImagePins.digestProblem("denoland/deno:debian-2.9.6@sha256:abc"), "a short digest");
+    }
+
+    @Test
     void readsBaseImagesSkippingStagesAndApplyingArgs(@TempDir Path dir) throws Exception {
         Path dockerfile = dir.resolve("Dockerfile");
         Files.writeString(dockerfile, String.join("\n",
