@@ -20,7 +20,9 @@ import java.util.regex.Pattern;
  *  "query": {"status": "status"}, "body": ["note"], "headers": {"Accept": "application/json"},
  *  "credential": "SHOP", "timeoutMs": 5000}
  * }</pre>
- * {@code {arg}} in the URL takes an argument (percent-encoded); {@code ${AMCP_UPSTREAM_X}} takes a setting.
+ * {@code {arg}} in the URL takes an argument (percent-encoded) in the path or query, never in the scheme or host;
+ * {@code ${AMCP_UPSTREAM_X}} at the start takes an operator's base. Where the URL may lead is
+ * {@code UpstreamRules}' to judge.
  * {@code query} maps query parameter names to argument names. {@code body} lists the arguments sent as a JSON body;
  * without it, writes send every argument not used in the path or query. {@code credential} names a configured
  * credential ({@code AMCP_CREDENTIAL_<NAME>_VALUE}, optional {@code AMCP_CREDENTIAL_<NAME>_HEADER}).
