@@ -105,7 +105,7 @@ public class HttpToolInvoker implements ToolInvoker {
         // creating the bean is the point
     }
 
-    private static HttpClient.Builder newClient() {
+    static HttpClient.Builder newClient() {
         return HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(5))
@@ -121,13 +121,18 @@ public class HttpToolInvoker implements ToolInvoker {
         }
         return tlsClients.computeIfAbsent(target.serverName(), name -> {
             try {
-                SSLParameters parameters = SSLContext.getDefault().getDefaultSSLParameters();
-                parameters.setServerNames(List.of(new SNIHostName(name)));
-                return newClient().sslParameters(parameters).build();
+                return tlsClient(name, SSLContext.getDefault());
             } catch (NoSuchAlgorithmException e) {
                 throw new IllegalStateException("No default TLS context", e);
             }
         });
+    }
+
+    /** A client that sends this name in SNI even to an address URL; the JDK then checks the certificate against it. */
+    static HttpClient tlsClient(String serverName, SSLContext context) {
+        SSLParameters parameters = context.getDefaultSSLParameters();
+        parameters.setServerNames(List.of(new SNIHostName(serverName)));
+        return newClient().sslContext(context).sslParameters(parameters).build();
     }
 
     @Override

@@ -6,21 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.amcp.gateway.platform.entity.InvalidInputException;
 import dev.amcp.gateway.tools.entity.CheckedUpstream;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** The upstream rule without a server: bases, allow-list entries, special addresses in every spelling, credentials. */
@@ -181,33 +174,6 @@ class UpstreamRulesTest {
         assertTrue(first.named());
         assertTrue(refusalAtCall(rules, "https://rebind.example.net/v1/items").contains("169.254.169.254"));
         assertEquals(2, lookups.get(), "one lookup per call");
-    }
-
-    @Test
-    void aPinnedRequestReachesTheCheckedAddressAndCarriesTheName() throws Exception {
-        System.setProperty(HttpToolInvoker.RESTRICTED_HEADERS, "host");
-        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        AtomicReference<String> host = new AtomicReference<>();
-        server.createContext("/", exchange -> {
-            host.set(exchange.getRequestHeaders().getFirst("Host"));
-            byte[] body = "{}".getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(200, body.length);
-            exchange.getResponseBody().write(body);
-            exchange.close();
-        });
-        server.start();
-        try {
-            int port = server.getAddress().getPort();
-            UpstreamRules rules = rules(Map.of("AMCP_UPSTREAM_ALLOWED_HOSTS", "api.example.test:" + port + ", 127.0.0.1:" + port),
-                    name -> new InetAddress[] {addressOf("127.0.0.1")});
-            CheckedUpstream checked = rules.resolveForCall(URI.create("http://api.example.test:" + port + "/x"));
-            HttpRequest request = HttpRequest.newBuilder(checked.pinnedUri()).header("Host", checked.hostHeader()).build();
-            HttpResponse<String> response = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
-            assertEquals(200, response.statusCode());
-            assertEquals("api.example.test:" + port, host.get());
-        } finally {
-            server.stop(0);
-        }
     }
 
     @Test
