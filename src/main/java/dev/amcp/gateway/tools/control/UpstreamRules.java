@@ -3,6 +3,7 @@ package dev.amcp.gateway.tools.control;
 import dev.amcp.gateway.platform.entity.InvalidInputException;
 import dev.amcp.gateway.platform.entity.Message;
 import dev.amcp.gateway.tools.entity.CheckedUpstream;
+import dev.amcp.gateway.tools.entity.HttpEndpointMapping;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -50,12 +51,11 @@ import org.eclipse.microprofile.config.Config;
 @ApplicationScoped
 public class UpstreamRules {
 
-    public static final String BASE_PREFIX = "AMCP_UPSTREAM_";
+    static final String BASE_PREFIX = HttpEndpointMapping.SETTING_PREFIX;
     public static final String ALLOWED_HOSTS = "AMCP_UPSTREAM_ALLOWED_HOSTS";
     static final String RUNNER_URL = "CODE_RUNNER_URL";
     /** Settings under the base prefix that are not bases. */
     static final Set<String> NOT_BASES = Set.of(ALLOWED_HOSTS, "AMCP_UPSTREAM_TIMEOUT_MS", "AMCP_UPSTREAM_MAX_BYTES");
-    static final Pattern BASE_REFERENCE = Pattern.compile("\\$\\{([A-Z0-9_]+)}");
 
     /** Looks up host names; tests replace it to play a name that resolves to loopback. */
     @FunctionalInterface
@@ -139,7 +139,7 @@ public class UpstreamRules {
      * {@code https://shop.internal/api/orders}. Refuses a reference to a setting that is not a configured base.
      */
     public String expandBases(String template) {
-        Matcher m = BASE_REFERENCE.matcher(template);
+        Matcher m = HttpEndpointMapping.SETTING.matcher(template);
         StringBuilder out = new StringBuilder();
         while (m.find()) {
             Base base = bases.get(m.group(1));
