@@ -2,6 +2,7 @@
  * Tools and the one execution path. {@link dev.amcp.gateway.tools.control.ToolExecutor} runs every tool call, from
  * MCP, from the code-mode bridge and from the editor's test button, and is the one home of the access policy.
  * Invokers ({@code ToolInvoker}) and virtual tools ({@code ToolProvider}) plug in through interfaces owned here, so
- * this package never imports code mode.
+ * this package never imports code mode. {@link dev.amcp.gateway.tools.control.UpstreamRules} is the one home of where
+ * outbound calls may go (allowed upstreams, special addresses, credential binding).
  */
 package dev.amcp.gateway.tools;

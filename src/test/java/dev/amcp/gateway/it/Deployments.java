@@ -38,6 +38,9 @@ public final class Deployments {
         settings.put("AMCP_UPSTREAM_DEMO", base + "/demo-api");
         settings.put("AMCP_UPSTREAM_IT", base + "/it-upstream");
         settings.put("AMCP_CREDENTIAL_IT_VALUE", "Bearer it-upstream-secret");
+        // The allow-list the upstream tests need: port 9 for "unreachable", a name that resolves to loopback (refused
+        // at call time), and a range covering all of IPv4, which names no special address (so they stay refused).
+        settings.put("AMCP_UPSTREAM_ALLOWED_HOSTS", "127.0.0.1:9, localhost:" + port + ", 0.0.0.0/0");
         settings.put("AMCP_UPSTREAM_MAX_BYTES", "65536");
         settings.put("AMCP_LICENSE_EXTRA_TRUSTED_KEYS", TestLicenses.TEST_PUBLIC_KEY);
         settings.put("AMCP_CODE_TIMEOUT_MS", "3000");

@@ -10,6 +10,7 @@ import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.tools.control.ToolCatalog;
 import dev.amcp.gateway.tools.control.ToolExecutor;
 import dev.amcp.gateway.tools.control.ToolService;
+import dev.amcp.gateway.tools.entity.McpTool;
 import dev.amcp.gateway.tools.entity.ToolDescriptor;
 import dev.amcp.gateway.tools.entity.ToolDraft;
 import dev.amcp.gateway.tools.entity.ToolNotAvailableException;
@@ -17,7 +18,11 @@ import dev.amcp.gateway.tools.entity.ToolResult;
 import dev.amcp.gateway.workspace.control.WorkspaceService;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.util.List;
 import java.util.Set;
+import org.eclipse.microprofile.config.Config;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
@@ -47,6 +52,9 @@ class ToolExecutorIT {
 
     @Inject
     WorkspaceService workspaces;
+
+    @Inject
+    Config config;
 
     static final String ID_SCHEMA = "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"q\":{\"type\":\"string\"}},\"required\":[\"id\"]}";
 
@@ -193,5 +201,74 @@ class ToolExecutorIT {
         ToolDescriptor remove = catalog.list(t.admin()).stream().filter(d -> d.name().equals("remove")).findFirst().orElseThrow();
         assertTrue(echo.readOnly() && echo.idempotent() && !echo.destructive());
         assertTrue(!remove.readOnly() && remove.destructive());
+    }
+
+    /** Issue 13: a tool may not aim at cloud metadata or the code runner, whatever path saves it. */
+    @Test
+    void savingAToolAtTheMetadataAddressOrTheRunnerIsRefusedNamingTheSetting() throws Exception {
+        var t = fixtures.tenant();
+        String metadata = "{\"server\":\"main\",\"name\":\"meta\",\"endpointMapping\":{\"method\":\"GET\","
+                + "\"url\":\"http://169.254.169.254/latest/meta-data/\",\"headers\":{\"Metadata-Flavor\":\"Google\"}}}";
+        var response = fixtures.post("/api/tools", "Bearer " + t.adminKey(), metadata);
+        assertEquals(400, response.statusCode(), response.body());
+        assertTrue(response.body().contains("169.254.169.254") && response.body().contains("AMCP_UPSTREAM_ALLOWED_HOSTS"), response.body());
+        URI runner = URI.create(config.getOptionalValue("CODE_RUNNER_URL", String.class).orElse("ws://127.0.0.1:8777"));
+        var refused = assertThrows(ToolService.InvalidToolException.class, () -> fixtures.httpTool(t, "main", "runner", null,
+                "{\"method\":\"GET\",\"url\":\"http://127.0.0.1:" + runner.getPort() + "/healthz\"}"));
+        assertTrue(refused.englishProblems().get("endpointMapping").contains("AMCP_UPSTREAM_ALLOWED_HOSTS"), refused.englishProblems().toString());
+        assertTrue(catalog.list(t.admin()).isEmpty(), "nothing was saved");
+    }
+
+    /** Issue 13: the allow-list names the host, but the address it resolves to is judged on every call. */
+    @Test
+    void aHostNameThatResolvesToLoopbackIsRefusedAtCallTime() {
+        var t = fixtures.tenant();
+        String byName = fixtures.baseUrl().replace("127.0.0.1", "localhost");
+        fixtures.httpTool(t, "main", "by_name", ID_SCHEMA, "{\"method\":\"GET\",\"url\":\"" + byName + "/it-upstream/echo/{id}\"}");
+        ToolResult result = executor.call(t.viewer(), "by_name", args("{\"id\":\"1\"}"));
+        assertTrue(result.isError(), result.text());
+        assertTrue(result.text().contains("reaches 127.0.0.1") && result.text().contains("loopback"), result.text());
+    }
+
+    /** Issue 13: a credential goes only to its own upstream, checked when saved and again when called. */
+    @Test
+    void aCredentialAimedAtAnotherUpstreamIsRefused() {
+        var t = fixtures.tenant();
+        var refused = assertThrows(ToolService.InvalidToolException.class, () -> fixtures.httpTool(t, "main", "leak", ID_SCHEMA,
+                "{\"method\":\"GET\",\"url\":\"${AMCP_UPSTREAM_DEMO}/customers/{id}\",\"credential\":\"it\"}"));
+        assertEquals("credential IT may only be sent to URLs under ${AMCP_UPSTREAM_IT} (name another upstream with AMCP_CREDENTIAL_IT_UPSTREAM)",
+                refused.englishProblems().get("endpointMapping"));
+        // A row written by another path than the service (an import, a database edit) is checked at call time.
+        fixtures.inTx(em -> {
+            McpTool row = new McpTool(t.workspace().getId(), t.server().getId(), "leak");
+            row.setInputSchema(JsonSupport.parseObject(ID_SCHEMA));
+            row.setEndpointMapping(args("{\"method\":\"GET\",\"url\":\"${AMCP_UPSTREAM_DEMO}/customers/{id}\",\"credential\":\"it\"}"));
+            em.persist(row);
+            return row;
+        });
+        ToolResult result = executor.call(t.viewer(), "leak", args("{\"id\":\"1\"}"));
+        assertTrue(result.isError(), result.text());
+        assertTrue(result.text().contains("credential IT may only be sent to URLs under ${AMCP_UPSTREAM_IT}"), result.text());
+    }
+
+    /** Issue 13: a path argument cannot walk up the upstream's path, in any encoding. */
+    @Test
+    void pathArgumentsCannotWalkThePath() {
+        var t = fixtures.tenant();
+        fixtures.httpTool(t, "main", "echo", ID_SCHEMA, "{\"method\":\"GET\",\"url\":\"${AMCP_UPSTREAM_IT}/echo/{id}\"}");
+        for (String walk : List.of("..", ".", "%2e%2e", "..%2F..%2Fapi")) {
+            ToolResult result = executor.call(t.viewer(), "echo", args("{\"id\":\"" + walk + "\"}"));
+            assertTrue(result.isError(), walk + ": " + result.text());
+            assertEquals("Tool 'echo' cannot call its upstream: path argument 'id' may not be '.' or '..' (also percent-encoded) or contain such a segment",
+                    result.text(), walk);
+        }
+        assertFalse(executor.call(t.viewer(), "echo", args("{\"id\":\"a..b\"}")).isError(), "dots inside a segment are fine");
+    }
+
+    /** The JVM of this server lets the gateway send Host, which pinning a named upstream to its checked address needs. */
+    @Test
+    void theServersJvmLetsTheGatewayPinANamedUpstream() {
+        assertEquals("x.example", HttpRequest.newBuilder(URI.create("http://127.0.0.1/")).header("Host", "x.example").build()
+                .headers().firstValue("Host").orElseThrow());
     }
 }

@@ -41,4 +41,25 @@ class HttpEndpointMappingTest {
         assertThrows(IllegalArgumentException.class, () -> parse("{\"method\":\"GET\",\"url\":\"http://x\",\"timeoutMs\":5}"));
         assertThrows(IllegalArgumentException.class, () -> parse("{\"method\":\"GET\",\"url\":\"http://x\",\"query\":{\"a\":1}}"));
     }
+
+    @Test
+    void noArgumentMayStandInTheSchemeOrHostPart() {
+        for (String url : List.of("http://{host}/x", "https://api.{tenant}.example.com/x", "http://example.com:{port}/x",
+                "http://{user}@example.com/x", "${AMCP_UPSTREAM_SHOP}{path}", "${AMCP_UPSTREAM_SHOP}.evil.com/x",
+                "https://evil.com/${AMCP_UPSTREAM_SHOP}", "${AMCP_UPSTREAM_SHOP}/a/${AMCP_UPSTREAM_DEMO}")) {
+            var e = assertThrows(IllegalArgumentException.class, () -> parse("{\"method\":\"GET\",\"url\":\"" + url + "\"}"), url);
+            assertTrue(e.getMessage().contains("host part") || e.getMessage().contains("may only start the url"), url + ": " + e.getMessage());
+        }
+        for (String url : List.of("${AMCP_UPSTREAM_SHOP}", "${AMCP_UPSTREAM_SHOP}/o/{id}", "${AMCP_UPSTREAM_SHOP}?q={q}",
+                "https://api.example.com/{id}", "https://api.example.com?x={id}")) {
+            parse("{\"method\":\"GET\",\"url\":\"" + url + "\"}");
+        }
+    }
+
+    @Test
+    void headersMayNotSetHost() {
+        var e = assertThrows(IllegalArgumentException.class,
+                () -> parse("{\"method\":\"GET\",\"url\":\"http://x\",\"headers\":{\"host\":\"internal.example\"}}"));
+        assertTrue(e.getMessage().contains("Host"), e.getMessage());
+    }
 }

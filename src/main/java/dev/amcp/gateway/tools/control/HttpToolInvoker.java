@@ -3,12 +3,17 @@ package dev.amcp.gateway.tools.control;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.platform.control.IdentityMemo;
 import dev.amcp.gateway.platform.control.JsonSupport;
+import dev.amcp.gateway.platform.control.Migrations;
 import dev.amcp.gateway.platform.control.Settings;
+import dev.amcp.gateway.tools.entity.CheckedUpstream;
 import dev.amcp.gateway.tools.entity.HttpEndpointMapping;
 import dev.amcp.gateway.tools.entity.McpTool;
 import dev.amcp.gateway.tools.entity.ToolResult;
 import jakarta.annotation.PostConstruct;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Startup;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -23,31 +28,59 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.StringJoiner;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Logger;
 import java.util.regex.Matcher;
+import javax.net.ssl.SNIHostName;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
 
 /**
  * Calls the upstream of an HTTP tool with the JDK {@link HttpClient}. Upstream errors, timeouts, non-JSON and
  * oversize bodies become tool errors with a clear message. Redirects are not followed, so a tool cannot be bounced
  * to a host its admin did not name.
+ * <p>
+ * Every call passes {@link UpstreamRules#resolveForCall} and connects to the address it checked: the JDK client has
+ * no per-client resolver, so the request goes to that address as its URL host, with the name in the {@code Host}
+ * header and, for HTTPS, in SNI through a client per host name (the JDK checks the certificate against the SNI name).
+ * Sending {@code Host} needs {@code jdk.httpclient.allowRestrictedHeaders=host}, which this class sets before the JDK
+ * client first reads it (at start, ahead of any other client of this application).
  */
 @ApplicationScoped
 public class HttpToolInvoker implements ToolInvoker {
 
     static final String TIMEOUT_SETTING = "AMCP_UPSTREAM_TIMEOUT_MS";
     static final String MAX_BYTES_SETTING = "AMCP_UPSTREAM_MAX_BYTES";
+    static final String RESTRICTED_HEADERS = "jdk.httpclient.allowRestrictedHeaders";
     private static final int SNIPPET = 200;
+    private static final Logger LOG = Logger.getLogger(HttpToolInvoker.class.getName());
+
+    static {
+        String allowed = System.getProperty(RESTRICTED_HEADERS, "");
+        if (Arrays.stream(allowed.split(",")).map(String::strip).noneMatch("host"::equalsIgnoreCase)) {
+            System.setProperty(RESTRICTED_HEADERS, allowed.isBlank() ? "host" : allowed + ",host");
+        }
+    }
 
     @Inject
     Settings settings;
 
+    @Inject
+    UpstreamRules upstreams;
+
     private HttpClient client;
+    /** HTTPS clients by host name, each sending that name in SNI; the names are bounded by the operator's settings. */
+    private final Map<String, HttpClient> tlsClients = new ConcurrentHashMap<>();
+    private boolean hostHeaderAllowed;
 
     /** A mapping ready to call: read and checked, settings put into its URL, the URL split at its {arguments}. */
     record Prepared(HttpEndpointMapping mapping, List<String> urlParts) {}
@@ -57,14 +90,49 @@ public class HttpToolInvoker implements ToolInvoker {
 
     @PostConstruct
     void init() {
-        client = HttpClient.newBuilder()
+        client = newClient().build();
+        try {
+            HttpRequest.newBuilder().header("Host", "probe");
+            hostHeaderAllowed = true;
+        } catch (IllegalArgumentException e) {
+            LOG.severe("This JVM's HTTP client was started before the gateway could allow the Host header; HTTP tools whose "
+                    + "URL names a host will be refused. Start the server with -D" + RESTRICTED_HEADERS + "=host");
+        }
+    }
+
+    /** Created at start, before other beans of this application create JDK HTTP clients (see the class comment). */
+    void createOnStart(@Observes @Priority(Migrations.PRIORITY) Startup startup) {
+        // creating the bean is the point
+    }
+
+    static HttpClient.Builder newClient() {
+        return HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(5))
                 .followRedirects(HttpClient.Redirect.NEVER)
                 // The response handling only queues buffers for the calling thread, so it can run on the client's
                 // selector thread; the default pool added a thread hand-off to every call.
-                .executor(Runnable::run)
-                .build();
+                .executor(Runnable::run);
+    }
+
+    private HttpClient clientFor(CheckedUpstream target) {
+        if (!target.named() || !"https".equalsIgnoreCase(target.uri().getScheme())) {
+            return client;
+        }
+        return tlsClients.computeIfAbsent(target.serverName(), name -> {
+            try {
+                return tlsClient(name, SSLContext.getDefault());
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException("No default TLS context", e);
+            }
+        });
+    }
+
+    /** A client that sends this name in SNI even to an address URL; the JDK then checks the certificate against it. */
+    static HttpClient tlsClient(String serverName, SSLContext context) {
+        SSLParameters parameters = context.getDefaultSSLParameters();
+        parameters.setServerNames(List.of(new SNIHostName(serverName)));
+        return newClient().sslContext(context).sslParameters(parameters).build();
     }
 
     @Override
@@ -75,14 +143,17 @@ public class HttpToolInvoker implements ToolInvoker {
     @Override
     public ToolResult invoke(Caller caller, McpTool tool, JsonObject args) {
         HttpRequest request;
+        HttpClient sender;
         try {
-            request = buildRequest(prepared.apply(tool.getEndpointMapping()), args);
+            Call call = buildRequest(prepared.apply(tool.getEndpointMapping()), args);
+            request = call.request();
+            sender = clientFor(call.target());
         } catch (IllegalArgumentException e) {
             return ToolResult.error("Tool '" + tool.getName() + "' cannot call its upstream: " + e.getMessage());
         }
         long maxBytes = settings.getLong(MAX_BYTES_SETTING, 1024 * 1024);
         try {
-            HttpResponse<InputStream> response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
+            HttpResponse<InputStream> response = sender.send(request, HttpResponse.BodyHandlers.ofInputStream());
             byte[] body;
             try (InputStream in = response.body()) {
                 body = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 1, maxBytes + 1));
@@ -101,9 +172,12 @@ public class HttpToolInvoker implements ToolInvoker {
         }
     }
 
+    /** A request ready to send, and the checked upstream it goes to. */
+    record Call(HttpRequest request, CheckedUpstream target) {}
+
     Prepared prepare(JsonObject json) {
         HttpEndpointMapping mapping = HttpEndpointMapping.from(json);
-        String url = resolveSettings(mapping.url());
+        String url = upstreams.expandBases(mapping.url());
         List<String> parts = new ArrayList<>();
         Matcher path = HttpEndpointMapping.PATH_PARAM.matcher(url);
         int textStart = 0;
@@ -116,7 +190,7 @@ public class HttpToolInvoker implements ToolInvoker {
         return new Prepared(mapping, List.copyOf(parts));
     }
 
-    HttpRequest buildRequest(Prepared prepared, JsonObject args) {
+    Call buildRequest(Prepared prepared, JsonObject args) {
         HttpEndpointMapping mapping = prepared.mapping();
         Set<String> consumed = new HashSet<>();
         StringBuilder resolved = new StringBuilder();
@@ -132,7 +206,14 @@ public class HttpToolInvoker implements ToolInvoker {
                 throw new IllegalArgumentException("missing path argument '" + name + "'");
             }
             consumed.add(name);
-            resolved.append(encode(scalar(value)));
+            String text = scalar(value);
+            if (text.isEmpty()) {
+                throw new IllegalArgumentException("path argument '" + name + "' is empty");
+            }
+            if (UpstreamRules.walksPath(text)) {
+                throw new IllegalArgumentException("path argument '" + name + "' may not be '.' or '..' (also percent-encoded) or contain such a segment");
+            }
+            resolved.append(encode(text));
         }
         StringJoiner query = new StringJoiner("&");
         for (Map.Entry<String, String> q : mapping.query().entrySet()) {
@@ -144,10 +225,24 @@ public class HttpToolInvoker implements ToolInvoker {
         }
         String uri = resolved + (query.length() == 0 ? "" : (resolved.indexOf("?") >= 0 ? "&" : "?") + query);
         long timeoutMs = mapping.timeoutMs() != null ? mapping.timeoutMs() : settings.getLong(TIMEOUT_SETTING, 10_000);
-        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(uri))
+        URI target = URI.create(uri);
+        upstreams.checkCredential(mapping.credential(), target);
+        CheckedUpstream checked = upstreams.resolveForCall(target);
+        HttpRequest.Builder builder = HttpRequest.newBuilder(checked.pinnedUri())
                 .timeout(Duration.ofMillis(timeoutMs))
                 .header("Accept", "application/json");
-        mapping.headers().forEach(builder::setHeader);
+        mapping.headers().forEach((name, value) -> {
+            if (!name.equalsIgnoreCase("Host")) {
+                builder.setHeader(name, value);
+            }
+        });
+        if (checked.named()) {
+            if (!hostHeaderAllowed) {
+                throw new IllegalArgumentException("this server's JVM does not let the gateway pin the upstream's address "
+                        + "(start it with -D" + RESTRICTED_HEADERS + "=host)");
+            }
+            builder.setHeader("Host", checked.hostHeader());
+        }
         if (mapping.credential() != null) {
             String name = mapping.credential().toUpperCase();
             String secret = settings.get("AMCP_CREDENTIAL_" + name + "_VALUE")
@@ -167,19 +262,7 @@ public class HttpToolInvoker implements ToolInvoker {
         } else {
             builder.method(mapping.method(), HttpRequest.BodyPublishers.noBody());
         }
-        return builder.build();
-    }
-
-    private String resolveSettings(String url) {
-        Matcher m = HttpEndpointMapping.SETTING.matcher(url);
-        StringBuilder out = new StringBuilder();
-        while (m.find()) {
-            String value = settings.get(m.group(1))
-                    .orElseThrow(() -> new IllegalArgumentException("setting " + m.group(1) + " is not configured"));
-            m.appendReplacement(out, Matcher.quoteReplacement(value.endsWith("/") ? value.substring(0, value.length() - 1) : value));
-        }
-        m.appendTail(out);
-        return out.toString();
+        return new Call(builder.build(), checked);
     }
 
     static ToolResult toResult(HttpResponse<?> response, String body) {

@@ -15,6 +15,8 @@ import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +24,8 @@ import java.util.regex.Pattern;
 
 /**
  * Creates, changes and deletes HTTP tools for admins. Every field is checked first and all problems are reported
- * together ({@link InvalidToolException}), so nothing is half-written. Code tools are saved by code mode, which
+ * together ({@link InvalidToolException}), so nothing is half-written. An HTTP tool's URL and credential must pass
+ * the {@link UpstreamRules} here; every path that writes an HTTP tool (REST, editor, demo seeding) comes through. Code tools are saved by code mode, which
  * adds its own gates.
  */
 @ApplicationScoped
@@ -40,6 +43,9 @@ public class ToolService {
 
     @Inject
     SchemaValidator schemaValidator;
+
+    @Inject
+    UpstreamRules upstreams;
 
     /** Field problems of a draft, keyed by field name. */
     public static class InvalidToolException extends IllegalArgumentException {
@@ -135,6 +141,9 @@ public class ToolService {
         } else {
             try {
                 HttpEndpointMapping mapping = HttpEndpointMapping.from(draft.endpointMapping());
+                URI target = upstreamOf(mapping);
+                upstreams.checkAtSave(target);
+                upstreams.checkCredential(mapping.credential(), target);
                 if (draft.inputSchema() != null && draft.inputSchema().containsKey("properties")) {
                     var declared = draft.inputSchema().getJsonObject("properties").keySet();
                     mapping.pathParameters().stream().filter(p -> !declared.contains(p)).findFirst().ifPresent(p ->
@@ -149,6 +158,16 @@ public class ToolService {
             throw new InvalidToolException(problems);
         }
         return server;
+    }
+
+    /** The URL a mapping calls, with the operator's base put in and each {argument} standing as a plain segment. */
+    private URI upstreamOf(HttpEndpointMapping mapping) {
+        String url = HttpEndpointMapping.PATH_PARAM.matcher(upstreams.expandBases(mapping.url())).replaceAll("arg");
+        try {
+            return new URI(url);
+        } catch (URISyntaxException e) {
+            throw new InvalidInputException(Message.of("problem.mapping.urlInvalid", "url is not a valid URL: {0}", e.getReason()));
+        }
     }
 
     private static void apply(McpTool tool, ToolDraft draft) {

@@ -20,7 +20,9 @@ import java.util.regex.Pattern;
  *  "query": {"status": "status"}, "body": ["note"], "headers": {"Accept": "application/json"},
  *  "credential": "SHOP", "timeoutMs": 5000}
  * }</pre>
- * {@code {arg}} in the URL takes an argument (percent-encoded); {@code ${AMCP_UPSTREAM_X}} takes a setting.
+ * {@code {arg}} in the URL takes an argument (percent-encoded) in the path or query, never in the scheme or host;
+ * {@code ${AMCP_UPSTREAM_X}} at the start takes an operator's base. Where the URL may lead is
+ * {@code UpstreamRules}' to judge.
  * {@code query} maps query parameter names to argument names. {@code body} lists the arguments sent as a JSON body;
  * without it, writes send every argument not used in the path or query. {@code credential} names a configured
  * credential ({@code AMCP_CREDENTIAL_<NAME>_VALUE}, optional {@code AMCP_CREDENTIAL_<NAME>_HEADER}).
@@ -54,12 +56,40 @@ public record HttpEndpointMapping(String method, String url, Map<String, String>
         if (!withoutSettings.startsWith("http://") && !withoutSettings.startsWith("https://")) {
             throw problem("problem.mapping.urlScheme", "url must start with http:// or https:// (or a $'{'{0}...'}' setting)", SETTING_PREFIX);
         }
+        checkHostPart(url);
         Integer timeout = mapping.containsKey("timeoutMs") ? mapping.getInt("timeoutMs") : null;
         if (timeout != null && (timeout < 100 || timeout > 120_000)) {
             throw problem("problem.mapping.timeout", "timeoutMs must be between 100 and 120000");
         }
+        Map<String, String> headers = stringMap(mapping, "headers");
+        if (headers.keySet().stream().anyMatch("host"::equalsIgnoreCase)) {
+            throw problem("problem.mapping.hostHeader", "headers may not set Host: the gateway sends the host of the url");
+        }
         return new HttpEndpointMapping(method, url, stringMap(mapping, "query"), stringList(mapping, "body"),
-                stringMap(mapping, "headers"), mapping.getString("credential", null), timeout);
+                headers, mapping.getString("credential", null), timeout);
+    }
+
+    /**
+     * Nothing an argument fills in may decide the host: a setting stands only at the start, followed by '/', '?' or
+     * nothing (so its base's host stays whole), and no {arg} stands in the scheme or host part.
+     */
+    private static void checkHostPart(String url) {
+        Matcher setting = SETTING.matcher(url);
+        while (setting.find()) {
+            boolean followedWell = setting.end() == url.length() || "/?".indexOf(url.charAt(setting.end())) >= 0;
+            if (setting.start() != 0 || !followedWell) {
+                throw problem("problem.mapping.urlSettingPlace", "a $'{'{0}...'}' setting may only start the url, followed by / or ?", SETTING_PREFIX);
+            }
+        }
+        String rest = SETTING.matcher(url).replaceAll("http://setting");
+        int hostStart = rest.indexOf("://") + 3;
+        int hostEnd = hostStart;
+        while (hostEnd < rest.length() && "/?#".indexOf(rest.charAt(hostEnd)) < 0) {
+            hostEnd++;
+        }
+        if (rest.substring(0, hostEnd).contains("{")) {
+            throw problem("problem.mapping.urlHostParameter", "an '{'argument'}' may not stand in the scheme or host part of the url");
+        }
     }
 
     private static InvalidInputException problem(String key, String englishPattern, Object... args) {
