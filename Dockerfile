@@ -23,6 +23,8 @@ FROM icr.io/appcafe/open-liberty:26.0.0.5-kernel-slim-java17-openj9-ubi
 
 # The production server.xml: every operator setting is a variable read from the environment.
 COPY --chown=1001:0 src/main/liberty/config/server.xml /config/server.xml
+# JVM options the gateway relies on (the Host header of pinned upstream calls).
+COPY --chown=1001:0 src/main/liberty/config/jvm.options /config/jvm.options
 # kernel-slim: install exactly the features server.xml lists.
 RUN features.sh
 

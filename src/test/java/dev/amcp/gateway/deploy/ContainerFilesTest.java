@@ -177,6 +177,9 @@ class ContainerFilesTest {
         assertTrue(dockerfile.contains("/config/lib/global/jdbc/"), "drivers where server.xml's library looks");
         assertTrue(Files.readString(Path.of("src/main/liberty/config/server.xml")).contains("${server.config.dir}/lib/global/jdbc"));
         assertTrue(dockerfile.contains("src/main/liberty/config/server.xml /config/server.xml"), "the production server.xml");
+        assertTrue(dockerfile.contains("src/main/liberty/config/jvm.options /config/jvm.options"), "the gateway's JVM options");
+        assertTrue(Files.readString(Path.of("src/main/liberty/config/jvm.options")).contains("-Djdk.httpclient.allowRestrictedHeaders=host"),
+                "pinned upstream calls send Host");
         assertTrue(dockerfile.contains("amcp-gateway.war /config/dropins/"), "the WAR");
     }
 
