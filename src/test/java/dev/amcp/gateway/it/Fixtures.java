@@ -105,6 +105,16 @@ public class Fixtures {
         return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** Any method with a JSON body (or none), for PUT, DELETE and bodies sent without a declared length. */
+    public HttpResponse<String> send(String method, String path, String bearer, HttpRequest.BodyPublisher body) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + path)).header("Content-Type", "application/json")
+                .method(method, body);
+        if (bearer != null) {
+            b.header("Authorization", bearer);
+        }
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     public HttpResponse<String> get(String path, String bearer) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + path)).GET();
         if (bearer != null) {

@@ -1,5 +1,6 @@
 package dev.amcp.gateway.tools.control;
 
+import dev.amcp.gateway.platform.entity.NoSuchItemException;
 import dev.amcp.gateway.governance.control.RequiresCapability;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Capability;
@@ -92,7 +93,7 @@ public class ToolService {
     public McpTool findInWorkspace(Caller caller, long toolId) {
         McpTool tool = em.find(McpTool.class, toolId);
         if (tool == null || tool.getWorkspaceId() != caller.workspaceId()) {
-            throw new IllegalArgumentException("No tool " + toolId + " in this workspace");
+            throw new NoSuchItemException("No tool " + toolId + " in this workspace");
         }
         return tool;
     }
