@@ -101,6 +101,18 @@ class EditorAccessIT {
         assertTrue(get("/admin/code-tools/" + id("main_code"), cookies).body().contains("SECRET_CODE_MARKER"));
     }
 
+    @Test
+    void aFormBodyOverTheCapIsRefusedBeforeItIsRead() throws Exception {
+        String cookies = signIn("admin");
+        Matcher token = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"").matcher(get("/admin/tools/new", cookies).body());
+        assertTrue(token.find(), "the form carries a token");
+        HttpResponse<String> big = post("/admin/tools/new", cookies, "_csrf", token.group(1), "server", "main", "name", "too_big",
+                "method", "GET", "url", "${AMCP_UPSTREAM_IT}/echo/1", "description", "x".repeat(1100 * 1024));
+        assertEquals(413, big.statusCode(), big.body());
+        assertTrue(big.body().contains("AMCP_MAX_BODY_BYTES"), big.body());
+        assertFalse(get("/admin/tools", cookies).body().contains("too_big"), "nothing was saved");
+    }
+
     // --- helpers ---
 
     private static long id(String tool) {

@@ -65,11 +65,20 @@ public class RequestBodyLimit implements ContainerRequestFilter, ReaderIntercept
     }
 
     private long max() {
+        return max(settings);
+    }
+
+    /** The cap in force; {@link FormBodyLimitFilter} applies the same one to servlet forms. */
+    static long max(Settings settings) {
         return settings.getLong(SETTING, DEFAULT_MAX);
+    }
+
+    static String tooLargeMessage(long max) {
+        return "The request body is larger than the " + max + "-byte limit (" + SETTING + ")";
     }
 
     private WebApplicationException tooLarge() {
         return new WebApplicationException(ErrorResponses.of(Response.Status.REQUEST_ENTITY_TOO_LARGE, "too_large",
-                "The request body is larger than the " + max() + "-byte limit (" + SETTING + ")"));
+                tooLargeMessage(max())));
     }
 }
