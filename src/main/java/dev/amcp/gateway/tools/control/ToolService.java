@@ -93,7 +93,7 @@ public class ToolService {
     public McpTool findInWorkspace(Caller caller, long toolId) {
         McpTool tool = em.find(McpTool.class, toolId);
         if (tool == null || tool.getWorkspaceId() != caller.workspaceId()) {
-            throw new NoSuchItemException("No tool " + toolId + " in this workspace");
+            throw new NoSuchItemException(Message.of("problem.tool.missing", "No tool {0} in this workspace", toolId));
         }
         return tool;
     }
