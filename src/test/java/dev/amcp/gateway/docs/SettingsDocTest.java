@@ -66,6 +66,6 @@ class SettingsDocTest {
         for (String name : List.of("AMCP_CODE_MAX_CONCURRENT_RUNS", "DB_MAX_POOL_SIZE")) {
             assertTrue(install.contains("`" + name + "`"), name + " in docs/install.md");
         }
-        assertFalse(install.contains("AMCP_METRICS_PUBLIC"), "the metrics setting has one name");
+        assertFalse(install.contains("AMCP_METRICS_PUBLIC"), "the metrics setting has one name (README says why)");
     }
 }
