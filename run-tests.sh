@@ -4,12 +4,43 @@
 #   2. unit tests (surefire) and Arquillian integration tests on a managed Open Liberty (failsafe);
 #      the server uses PostgreSQL when DB_URL (plus DB_USER, DB_PASSWORD) is set, embedded H2 otherwise;
 #   3. the runner's containment suite against its own live supervisor (runner-image/test.sh).
-# Extra Maven arguments can be passed in MAVEN_ARGS.
+# First it checks every program the tests need (java, mvn, node, npm, setpriv, chromium, chromedriver); as root with
+# apt-get it installs what is missing (AMCP_TESTS_INSTALL=never stops that), otherwise it stops with one line naming
+# the packages. Extra Maven arguments can be passed in MAVEN_ARGS; CHROMIUM and CHROMEDRIVER override the browser paths.
 set -euo pipefail
 cd "$(dirname "$0")"
 
 step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
 started=$(date +%s)
+
+# Every external program the tests need, checked before anything runs, so a fresh machine never fails half-way.
+# The browser tests drive Debian's Chromium through its chromedriver (paths overridable for other layouts).
+CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
+CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
+missing=()     # what is missing, in words
+packages=()    # the Debian packages that provide it
+need() { missing+=("$1"); packages+=("$2"); }
+check_prerequisites() {
+  missing=(); packages=()
+  command -v java >/dev/null || need java default-jdk-headless
+  command -v mvn >/dev/null || need mvn maven
+  command -v node >/dev/null || need node nodejs
+  command -v npm >/dev/null || need npm npm
+  command -v setpriv >/dev/null || need setpriv util-linux
+  [ -x "$CHROMIUM" ] || need "chromium ($CHROMIUM)" chromium
+  [ -x "$CHROMEDRIVER" ] || need "chromedriver ($CHROMEDRIVER)" chromium-driver
+}
+check_prerequisites
+if [ ${#missing[@]} -gt 0 ] && [ "${AMCP_TESTS_INSTALL:-auto}" != "never" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  step "Installing what the tests need: ${packages[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq && apt-get install -y -qq "${packages[@]}" >/dev/null || true
+  check_prerequisites
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "run-tests.sh: missing ${missing[*]}; install the Debian packages: apt-get install ${packages[*]}" >&2
+  exit 3
+fi
 mkdir -p target
 
 runner_pid=""
@@ -38,7 +69,8 @@ rm -rf target/liberty/wlp/usr/servers/*/workarea target/liberty/wlp/usr/servers/
 
 step "Maven: unit and integration tests (database: ${DB_URL:-embedded H2})"
 # shellcheck disable=SC2086
-mvn -B verify -Dit.runner.url="$runner_url" -Dit.runner.token="$runner_token" ${MAVEN_ARGS:-}
+mvn -B verify -Dit.runner.url="$runner_url" -Dit.runner.token="$runner_token" \
+  -Dit.chromium="$CHROMIUM" -Dit.chromedriver="$CHROMEDRIVER" ${MAVEN_ARGS:-}
 
 cleanup
 runner_pid=""

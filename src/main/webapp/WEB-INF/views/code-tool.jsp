@@ -35,6 +35,7 @@
       </div>
     </div>
     <h2><fmt:message key="codeTools.section.code"/></h2>
+    <c:choose><c:when test="${showMapping}">
     <div class="field ${empty errors.code ? '' : 'invalid'}">
       <label for="code"><fmt:message key="codeTools.code"/></label>
       <textarea id="code" name="code" rows="14" class="mono" data-editor="javascript" data-completions="${fn:escapeXml(completions)}"
@@ -80,6 +81,7 @@
         </div>
       </div>
     </div>
+    </c:when><c:otherwise><p class="note" id="mapping-hidden"><fmt:message key="codeTools.codeHidden"/></p></c:otherwise></c:choose>
     <h2><fmt:message key="tools.section.schema"/></h2>
     <div class="field ${empty errors.inputSchema ? '' : 'invalid'}">
       <label for="inputSchema"><fmt:message key="tools.inputSchema"/></label>

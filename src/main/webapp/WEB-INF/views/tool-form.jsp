@@ -35,6 +35,7 @@
       </div>
     </div>
     <h2><fmt:message key="tools.section.request"/></h2>
+    <c:choose><c:when test="${showMapping}">
     <div class="grid-method">
       <div class="field">
         <label for="method"><fmt:message key="tools.method"/></label>
@@ -81,6 +82,7 @@
         </div>
       </div>
     </div>
+    </c:when><c:otherwise><p class="note" id="mapping-hidden"><fmt:message key="tools.mappingHidden"/></p></c:otherwise></c:choose>
     <h2><fmt:message key="tools.section.schema"/></h2>
     <div class="field ${empty errors.inputSchema ? '' : 'invalid'}">
       <label for="inputSchema"><fmt:message key="tools.inputSchema"/></label>

@@ -183,6 +183,17 @@ class InstallSnippetIT {
         fail(failure("no JSON log line with " + needle));
     }
 
+    @Test
+    void aProductionStartServesNeitherTheDemoApiNorAnonymousMetrics() throws Exception {
+        awaitApplication();
+        HttpResponse<String> demo = get("/demo-api/customers/7", Map.of());
+        assertEquals(404, demo.statusCode(), "the demo API exists only with AMCP_DEMO=true: " + demo.body());
+        HttpResponse<String> metrics = get("/metrics", Map.of());
+        assertTrue(metrics.statusCode() == 302 || metrics.statusCode() == 401 || metrics.statusCode() == 403,
+                "/metrics needs an authenticated reader: " + metrics.statusCode() + " " + metrics.body());
+        assertTrue(!metrics.body().contains("amcp_"), "no metric is shown");
+    }
+
     // --- helpers ---
 
     static void awaitApplication() throws Exception {

@@ -134,7 +134,7 @@ class CodeModeIT {
         Caller viewer = onServer(t, t.viewerKey());
         assertFalse(codeExecute(viewer, "return (await amcp.search()).length", null).isError());
         assertTrue(codeExecute(viewer, "throw new Error('x')", null).isError());
-        String metrics = fixtures.getAbsolute(fixtures.serverUrl() + "/metrics?scope=application").body();
+        String metrics = fixtures.metrics();
         assertTrue(metrics.contains("amcp_code_runs_total{") && metrics.contains("status=\"success\""), metrics);
         assertTrue(metrics.contains("status=\"error\""), metrics);
         assertTrue(metrics.contains("amcp_code_run_duration"), metrics);

@@ -64,9 +64,8 @@ public class EditorSeedResource {
     @Produces(MediaType.APPLICATION_JSON)
     @Transactional
     public String seedCodeMode() {
-        JsonObjectBuilder result = tenant();
-        JsonObject seeded = result.build();
-        Caller admin = workspaces.callerForUser(seeded.getString(Role.ADMIN)).orElseThrow();
+        JsonObject seeded = tenant().build();
+        Caller admin = adminOf(seeded);
         tools.createHttpTool(admin, new ToolDraft("main", "echo", null, "Echoes an id",
                 JsonSupport.parseObject("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"q\":{\"type\":\"string\"}},\"required\":[\"id\"]}"),
                 null, JsonSupport.parseObject("{\"method\":\"GET\",\"url\":\"${AMCP_UPSTREAM_IT}/echo/{id}\",\"query\":{\"q\":\"q\"}}")));
@@ -82,12 +81,48 @@ public class EditorSeedResource {
         return seeded.toString();
     }
 
+    /**
+     * The scoped variant: a second server {@code other}, the viewer's role narrowed to {@code main}, and on {@code main}
+     * an HTTP read whose mapping carries a secret header, a write, and a code tool whose code carries a marker; on
+     * {@code other} an HTTP read. Answers the tools' ids by name.
+     */
+    @POST
+    @Path("scoped")
+    @Produces(MediaType.APPLICATION_JSON)
+    @Transactional
+    public String seedScoped() {
+        JsonObject seeded = tenant().build();
+        Caller admin = adminOf(seeded);
+        long main = workspaces.findServer(admin.workspaceId(), "main").orElseThrow().getId();
+        workspaces.createServer(admin.workspaceId(), "other", "Other", "Another team's server");
+        Role viewer = workspaces.role(admin.workspaceId(), Role.VIEWER);
+        workspaces.updateRole(viewer.getId(), viewer.getCapabilities(), false, java.util.Set.of(main));
+        tools.createHttpTool(admin, new ToolDraft("main", "main_read", null, "A read on main", null, null,
+                JsonSupport.parseObject("{\"method\":\"GET\",\"url\":\"${AMCP_UPSTREAM_IT}/echo/secret-path\","
+                        + "\"headers\":{\"X-Secret\":\"s3cret-header-value\"}}")));
+        tools.createHttpTool(admin, new ToolDraft("main", "main_write", null, "A write on main", null, null,
+                JsonSupport.parseObject("{\"method\":\"POST\",\"url\":\"${AMCP_UPSTREAM_IT}/echo/write-path\"}")));
+        tools.createHttpTool(admin, new ToolDraft("other", "other_read", null, "A read on other", null, null,
+                JsonSupport.parseObject("{\"method\":\"GET\",\"url\":\"${AMCP_UPSTREAM_IT}/echo/other-path\"}")));
+        codeTools.create(admin, new CodeToolDraft(new ToolDraft("main", "main_code", null, "Code on main", null, null, null),
+                new CodeToolSpec("// SECRET_CODE_MARKER\nreturn (await amcp.run('main_read', {})).id;", List.of("main_read"),
+                        CodeToolSpec.INVOKER, false)));
+        var ids = Json.createObjectBuilder();
+        tools.tools(admin.workspaceId()).forEach(t -> ids.add(t.getName(), t.getId())); // the query flushes, so ids are set
+        JsonObjectBuilder answer = Json.createObjectBuilder(seeded).add("tools", ids);
+        return answer.build().toString();
+    }
+
     /** Back to the community terms whatever a test installed (licenses are per gateway, not per workspace). */
     @DELETE
     @Path("license")
     @Transactional
     public void uninstallLicense() {
-        licenses.uninstall(workspaces.callerForUser(tenant().build().getString(Role.ADMIN)).orElseThrow());
+        licenses.uninstall(adminOf(tenant().build()));
+    }
+
+    private Caller adminOf(JsonObject seeded) {
+        return workspaces.callerForUser(seeded.getString(Role.ADMIN)).orElseThrow();
     }
 
     private JsonObjectBuilder tenant() {

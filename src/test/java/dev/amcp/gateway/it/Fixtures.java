@@ -38,6 +38,10 @@ public class Fixtures {
     @ConfigProperty(name = "it.base.url")
     String baseUrl;
 
+    @Inject
+    @ConfigProperty(name = "AMCP_HTTPS_PORT")
+    String httpsPort;
+
     @jakarta.persistence.PersistenceContext(unitName = "amcp")
     jakarta.persistence.EntityManager em;
 
@@ -91,6 +95,31 @@ public class Fixtures {
         return uri.getScheme() + "://" + uri.getAuthority();
     }
 
+    /**
+     * Liberty's {@code /metrics} (application scope) as the test server's metrics reader ({@code test.xml}), over HTTPS
+     * as Liberty requires when the endpoint is authenticated. The server's certificate is its own self-signed one.
+     */
+    public String metrics() throws Exception {
+        var connection = (javax.net.ssl.HttpsURLConnection) URI.create("https://127.0.0.1:" + httpsPort + "/metrics?scope=application")
+                .toURL().openConnection();
+        javax.net.ssl.SSLContext tls = javax.net.ssl.SSLContext.getInstance("TLS");
+        tls.init(null, new javax.net.ssl.TrustManager[] {new javax.net.ssl.X509TrustManager() {
+            public void checkClientTrusted(java.security.cert.X509Certificate[] chain, String auth) {}
+            public void checkServerTrusted(java.security.cert.X509Certificate[] chain, String auth) {}
+            public java.security.cert.X509Certificate[] getAcceptedIssuers() { return new java.security.cert.X509Certificate[0]; }
+        }}, null);
+        connection.setSSLSocketFactory(tls.getSocketFactory());
+        connection.setHostnameVerifier((host, session) -> true);
+        connection.setRequestProperty("Authorization", "Basic " + java.util.Base64.getEncoder()
+                .encodeToString("metrics-reader:metrics-reader-password".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        if (connection.getResponseCode() != 200) {
+            throw new IllegalStateException("/metrics answered " + connection.getResponseCode());
+        }
+        try (var in = connection.getInputStream()) {
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+    }
+
     public HttpResponse<String> getAbsolute(String url) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create(url)).GET().build(), HttpResponse.BodyHandlers.ofString());
     }
@@ -99,6 +128,16 @@ public class Fixtures {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + path))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (bearer != null) {
+            b.header("Authorization", bearer);
+        }
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Any method with a JSON body (or none), for PUT, DELETE and bodies sent without a declared length. */
+    public HttpResponse<String> send(String method, String path, String bearer, HttpRequest.BodyPublisher body) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + path)).header("Content-Type", "application/json")
+                .method(method, body);
         if (bearer != null) {
             b.header("Authorization", bearer);
         }

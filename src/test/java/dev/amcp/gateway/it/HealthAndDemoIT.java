@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.amcp.gateway.demo.control.DemoSeeder;
+import dev.amcp.gateway.demo.control.DemoStore;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.tools.control.ToolService;
 import jakarta.inject.Inject;
@@ -16,7 +17,11 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** Readiness reports the migrated database; the demo seeds eight tools that really call the demo API. */
+/**
+ * Readiness reports the migrated database; the demo seeds eight tools that really call the demo API, which caps what
+ * an anonymous write may add (the test server runs with {@code AMCP_DEMO=true}; {@code InstallSnippetIT} checks that
+ * a production start answers 404).
+ */
 @ExtendWith(ArquillianExtension.class)
 class HealthAndDemoIT {
 
@@ -50,6 +55,26 @@ class HealthAndDemoIT {
                 + " where installed_rank = (select max(installed_rank) from flyway_schema_history)").getSingleResult());
         String latest = applied.toString();
         assertEquals(latest, db.getJsonObject("data").getString("schemaVersion"), "readiness reports the newest applied migration");
+    }
+
+    @Test
+    void theDemoApiCapsWhatAnAnonymousWriteMayAdd() throws Exception {
+        String orders = "/demo-api/orders?customerId=11&limit=500";
+        int before = JsonSupport.parseObject(fixtures.get(orders, null).body()).getInt("count");
+
+        String eightMegabytes = "{\"customerId\": 11, \"sku\": \"SKU-001\", \"note\": \"" + "x".repeat(8 * 1024 * 1024) + "\"}";
+        var huge = fixtures.post("/demo-api/orders", null, eightMegabytes);
+        assertEquals(413, huge.statusCode(), huge.body().length() > 300 ? huge.body().substring(0, 300) : huge.body());
+        assertTrue(huge.body().contains("AMCP_MAX_BODY_BYTES"), huge.body());
+
+        var longNote = fixtures.post("/demo-api/orders", null,
+                "{\"customerId\": 11, \"sku\": \"SKU-001\", \"note\": \"" + "x".repeat(DemoStore.MAX_NOTE_CHARS + 1) + "\"}");
+        assertEquals(400, longNote.statusCode(), longNote.body());
+        assertTrue(longNote.body().contains("note is longer than 1000 characters"), longNote.body());
+        assertEquals(before, JsonSupport.parseObject(fixtures.get(orders, null).body()).getInt("count"), "nothing was added");
+
+        var fine = fixtures.post("/demo-api/orders", null, "{\"customerId\": 11, \"sku\": \"SKU-001\", \"note\": \"ring twice\"}");
+        assertEquals(201, fine.statusCode(), fine.body());
     }
 
     @Test

@@ -78,6 +78,20 @@ class ObservabilityIT {
     }
 
     @Test
+    void metricsNeedAnAuthenticatedReader() throws Exception {
+        var t = fixtures.tenant();
+        fixtures.httpTool(t, "main", "obs_private_tool", null, "{\"method\":\"GET\",\"url\":\"${AMCP_UPSTREAM_IT}/echo/1\"}");
+        assertEquals(200, fixtures.post("/api/tools/obs_private_tool/call", "Bearer " + t.viewerKey(), "{}").statusCode());
+        HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+        HttpResponse<String> plain = http.send(HttpRequest.newBuilder(URI.create(fixtures.serverUrl() + "/metrics?scope=application")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(302, plain.statusCode(), "anonymous HTTP is sent to HTTPS: " + plain.body());
+        assertTrue(plain.headers().firstValue("Location").orElse("").startsWith("https://"), plain.headers().map().toString());
+        assertFalse(plain.body().contains("amcp_"), plain.body());
+        assertTrue(metrics().contains("tool=\"obs_private_tool\""), "the reader sees the gateway's metrics");
+    }
+
+    @Test
     void openApiDescribesTheAdminApi() throws Exception {
         var response = fixtures.get("/openapi?format=JSON", null);
         assertEquals(200, response.statusCode());
@@ -128,9 +142,7 @@ class ObservabilityIT {
     // --- helpers ---
 
     String metrics() throws Exception {
-        var response = fixtures.get("/metrics?scope=application", null);
-        assertEquals(200, response.statusCode(), response.body());
-        return response.body();
+        return fixtures.metrics();
     }
 
     /** The sum of the samples named {@code name} whose labels include {@code labels}; 0 when there is none. */

@@ -22,7 +22,11 @@ import jakarta.ws.rs.core.Response;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 
-/** Admin REST over the code-run audit: {@code GET /api/code-runs?status=&tool=&user=&from=&to=&limit=}. */
+/**
+ * Admin REST over the code-run audit: {@code GET /api/code-runs?status=&tool=&user=&from=&to=&limit=}. {@code user} is
+ * a username (or a user id); {@code status} one of {@link CodeRun#STATUSES}, in any case. A value that cannot mean
+ * anything is a 400 naming the parameter.
+ */
 @Path("/api/code-runs")
 @RequestScoped
 @Authenticated
@@ -36,10 +40,13 @@ public class CodeRunResource {
     CodeRunQueries queries;
 
     @GET
-    public String list(@QueryParam("status") String status, @QueryParam("tool") String tool, @QueryParam("user") Long user,
+    public String list(@QueryParam("status") String status, @QueryParam("tool") String tool, @QueryParam("user") String user,
                        @QueryParam("from") String from, @QueryParam("to") String to,
-                       @QueryParam("limit") @DefaultValue("50") int limit) {
-        var runs = queries.list(caller.get(), new CodeRunQueries.Filter(status, tool, user, instant("from", from), instant("to", to), limit));
+                       @QueryParam("limit") @DefaultValue("50") String limit) {
+        boolean byId = user != null && user.matches("[0-9]{1,18}");
+        String username = user == null || user.isBlank() || byId ? null : user;
+        var runs = queries.list(caller.get(), new CodeRunQueries.Filter(CodeRunQueries.status(status), tool,
+                byId ? Long.valueOf(user) : null, username, instant("from", from), instant("to", to), limit(limit)));
         JsonArrayBuilder array = JsonSupport.JSON.createArrayBuilder();
         runs.forEach(r -> array.add(json(r, false)));
         return JsonSupport.JSON.createObjectBuilder().add("runs", array).build().toString();
@@ -77,6 +84,18 @@ public class CodeRunResource {
             b.add("console", r.getConsoleTail());
         }
         return b.build();
+    }
+
+    private static int limit(String value) {
+        try {
+            int limit = Integer.parseInt(value.strip());
+            if (limit >= 1 && limit <= CodeRunQueries.MAX_PAGE) {
+                return limit;
+            }
+        } catch (NumberFormatException e) {
+            // answered below
+        }
+        throw new IllegalArgumentException("limit must be a whole number from 1 to " + CodeRunQueries.MAX_PAGE + "; got '" + value + "'");
     }
 
     private static Instant instant(String name, String value) {

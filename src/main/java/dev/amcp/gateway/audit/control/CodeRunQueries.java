@@ -24,8 +24,24 @@ public class CodeRunQueries {
     @PersistenceContext(unitName = "amcp")
     EntityManager em;
 
-    /** Filters of the run history; any may be null. */
-    public record Filter(String status, String tool, Long userId, Instant from, Instant to, int limit) {}
+    /** Filters of the run history; any may be null. The user is an id or a username. */
+    public record Filter(String status, String tool, Long userId, String username, Instant from, Instant to, int limit) {
+        public Filter(String status, String tool, Long userId, Instant from, Instant to, int limit) {
+            this(status, tool, userId, null, from, to, limit);
+        }
+    }
+
+    /** A status filter in any case; anything else is refused with the valid values. */
+    public static String status(String status) {
+        if (status == null || status.isBlank()) {
+            return null;
+        }
+        String upper = status.strip().toUpperCase(java.util.Locale.ROOT);
+        if (!CodeRun.STATUSES.contains(upper)) {
+            throw new IllegalArgumentException("status must be one of " + String.join(", ", CodeRun.STATUSES) + "; got '" + status + "'");
+        }
+        return upper;
+    }
 
     @RequiresCapability(Capability.ADMIN)
     public List<CodeRun> list(Caller caller, Filter filter) {
@@ -34,7 +50,7 @@ public class CodeRunQueries {
         params.put("ws", caller.workspaceId());
         if (filter.status() != null) {
             jpql.append(" and r.status = :status");
-            params.put("status", filter.status().toUpperCase());
+            params.put("status", status(filter.status()));
         }
         if (filter.tool() != null) {
             jpql.append(" and r.toolName = :tool");
@@ -43,6 +59,10 @@ public class CodeRunQueries {
         if (filter.userId() != null) {
             jpql.append(" and r.invokerUserId = :user");
             params.put("user", filter.userId());
+        }
+        if (filter.username() != null) {
+            jpql.append(" and r.invokerUserId in (select u.id from UserAccount u where u.workspaceId = :ws and u.username = :username)");
+            params.put("username", filter.username());
         }
         if (filter.from() != null) {
             jpql.append(" and r.startedAt >= :from");

@@ -60,6 +60,9 @@ public class CodeRun {
     @Column(name = "code_sha256", nullable = false)
     private String codeSha256;
 
+    /** Every status a row can have: {@code RUNNING} until the run ends, then how it ended. */
+    public static final java.util.List<String> STATUSES = java.util.List.of("SUCCESS", "ERROR", "TIMEOUT", "LIMIT", "CANCELLED", "REFUSED", "RUNNING");
+
     @Column(nullable = false)
     private String status = "RUNNING";
 

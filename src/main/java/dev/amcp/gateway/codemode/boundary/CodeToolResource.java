@@ -55,13 +55,14 @@ public class CodeToolResource {
     static CodeToolDraft draftOf(String body) {
         JsonObject json = JsonSupport.parseObject(body == null ? "" : body);
         var uses = json.containsKey("uses") ? json.get("uses") : JsonValue.EMPTY_JSON_ARRAY;
-        if (uses.getValueType() != JsonValue.ValueType.ARRAY) {
+        if (uses.getValueType() != JsonValue.ValueType.ARRAY
+                || uses.asJsonArray().stream().anyMatch(u -> u.getValueType() != JsonValue.ValueType.STRING)) {
             throw new IllegalArgumentException("uses must be an array of tool names");
         }
         JsonObject mapping = JsonSupport.JSON.createObjectBuilder().add("method", "code")
-                .add("code", JsonSupport.string(json, "code", "")).add("uses", uses)
-                .add("runAs", JsonSupport.string(json, "runAs", CodeToolSpec.INVOKER))
-                .add("allowWrites", json.getBoolean("allowWrites", false)).build();
+                .add("code", JsonSupport.stringField(json, "code", "")).add("uses", uses)
+                .add("runAs", JsonSupport.stringField(json, "runAs", CodeToolSpec.INVOKER))
+                .add("allowWrites", JsonSupport.booleanField(json, "allowWrites", false)).build();
         return new CodeToolDraft(ToolResource.draftOf(json), CodeToolSpec.from(mapping));
     }
 }

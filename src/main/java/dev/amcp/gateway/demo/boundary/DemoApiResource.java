@@ -21,9 +21,14 @@ import jakarta.ws.rs.core.Response;
 import java.util.List;
 import java.util.function.Function;
 
-/** The demo upstream API. It is an ordinary HTTP API: the demo tools reach it over HTTP like any other upstream. */
+/**
+ * The demo upstream API. It is an ordinary HTTP API: the demo tools reach it over HTTP like any other upstream. It
+ * is served only with {@code AMCP_DEMO=true} ({@link DemoApiSwitch}); bodies are capped like every REST body, and the
+ * store caps notes and orders ({@link DemoStore}).
+ */
 @Path("/demo-api")
 @RequestScoped
+@DemoApi
 @Produces(MediaType.APPLICATION_JSON)
 public class DemoApiResource {
 
@@ -63,6 +68,8 @@ public class DemoApiResource {
             var order = store.createOrder(body.getInt("customerId"), body.getString("sku"), body.getInt("quantity", 1),
                     body.getString("note", null));
             return Response.status(Response.Status.CREATED).entity(order.json().toString()).build();
+        } catch (DemoStore.FullException e) {
+            return error(Response.Status.CONFLICT, e.getMessage());
         } catch (RuntimeException e) {
             return badRequest(e.getMessage());
         }
@@ -112,11 +119,15 @@ public class DemoApiResource {
     }
 
     private static Response notFound(String what) {
-        return Response.status(Response.Status.NOT_FOUND).entity(JsonSupport.JSON.createObjectBuilder().add("error", "No " + what).build().toString()).build();
+        return error(Response.Status.NOT_FOUND, "No " + what);
     }
 
     private static Response badRequest(String message) {
-        return Response.status(Response.Status.BAD_REQUEST)
+        return error(Response.Status.BAD_REQUEST, message);
+    }
+
+    private static Response error(Response.Status status, String message) {
+        return Response.status(status)
                 .entity(JsonSupport.JSON.createObjectBuilder().add("error", String.valueOf(message)).build().toString()).build();
     }
 }

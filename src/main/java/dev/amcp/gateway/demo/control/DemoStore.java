@@ -14,11 +14,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The demo API's data: 200 customers, 500 orders and 60 products, generated from a fixed seed so every install
- * sees the same rows. Writes change memory only; a restart restores the seed.
+ * sees the same rows. Writes change memory only; a restart restores the seed. The API is unauthenticated, so what a
+ * write may add is bounded: a note of at most {@value #MAX_NOTE_CHARS} characters, at most {@value #MAX_ORDERS} orders.
  */
 @ApplicationScoped
 public class DemoStore {
 
+    public static final int MAX_NOTE_CHARS = 1000;
+    public static final int MAX_ORDERS = 5000;
     public static final List<String> ORDER_STATUSES = List.of("open", "paid", "shipped", "cancelled");
     private static final String[] FIRST = {"Ada", "Bruno", "Chiara", "Dieter", "Elena", "Farid", "Greta", "Hugo", "Irene", "Jonas"};
     private static final String[] LAST = {"Rossi", "Müller", "Bianchi", "Schmidt", "Ricci", "Weber", "Greco", "Fischer", "Conti", "Wagner"};
@@ -99,10 +102,23 @@ public class DemoStore {
         return Optional.ofNullable(orders.get(id));
     }
 
-    public Order createOrder(int customerId, String sku, int quantity, String note) {
+    /** The store holds its most orders; nothing more is added until a restart. */
+    public static class FullException extends IllegalStateException {
+        FullException() {
+            super("The demo store holds its maximum of " + MAX_ORDERS + " orders; restart the gateway to reset it");
+        }
+    }
+
+    public synchronized Order createOrder(int customerId, String sku, int quantity, String note) {
         Product product = products.get(sku);
         if (product == null || !customers.containsKey(customerId) || quantity < 1) {
             throw new IllegalArgumentException("Unknown customer or product, or quantity below 1");
+        }
+        if (note != null && note.length() > MAX_NOTE_CHARS) {
+            throw new IllegalArgumentException("note is longer than " + MAX_NOTE_CHARS + " characters");
+        }
+        if (orders.size() >= MAX_ORDERS) {
+            throw new FullException();
         }
         Order order = new Order(nextOrderId.getAndIncrement(), customerId, sku, quantity,
                 Math.round(product.price() * quantity * 100) / 100.0, "open", note);

@@ -5,6 +5,7 @@ import dev.amcp.gateway.audit.entity.CodeRun;
 import dev.amcp.gateway.codemode.control.CodeToolService;
 import dev.amcp.gateway.codemode.entity.CodeToolDraft;
 import dev.amcp.gateway.editor.control.CodeToolForms;
+import dev.amcp.gateway.editor.control.EditorToolAccess;
 import dev.amcp.gateway.editor.control.HttpToolForms;
 import dev.amcp.gateway.editor.control.RunViews;
 import dev.amcp.gateway.editor.entity.CodeToolForm;
@@ -71,7 +72,7 @@ public class CodeToolsServlet extends EditorServlet {
             notFound(request, response);
             return;
         }
-        showForm(request, response, caller, CodeToolForms.of(tool, serverSlug(caller, tool)), tool, Map.of(), null);
+        showForm(request, response, caller, formOf(caller, tool), tool, Map.of(), null);
     }
 
     @Override
@@ -146,7 +147,11 @@ public class CodeToolsServlet extends EditorServlet {
         }
         request.setAttribute("testInput", inputText);
         request.setAttribute("testErrors", errors);
-        showForm(request, response, caller, CodeToolForms.of(tool, serverSlug(caller, tool)), tool, Map.of(), null);
+        showForm(request, response, caller, formOf(caller, tool), tool, Map.of(), null);
+    }
+
+    private CodeToolForm formOf(Caller caller, McpTool tool) {
+        return CodeToolForms.of(tool, serverSlug(caller, tool), EditorToolAccess.showsMapping(caller));
     }
 
     /** The audit row of the run just made: the newest run of this tool by this person since the click. */
@@ -161,7 +166,7 @@ public class CodeToolsServlet extends EditorServlet {
 
     private void showForm(HttpServletRequest request, HttpServletResponse response, Caller caller, CodeToolForm form,
                           McpTool existing, Map<String, String> errors, String formError) throws ServletException, IOException {
-        List<McpTool> callable = tools.tools(caller.workspaceId()).stream().filter(t -> !t.isCodeTool()).toList();
+        List<McpTool> callable = visibleTools(tools, caller).stream().filter(t -> !t.isCodeTool()).toList();
         if (existing == null && form.getUses().isEmpty()) {
             form.setUses(CodeToolForms.literalToolNames(form.getCode()));
         }
@@ -170,6 +175,7 @@ public class CodeToolsServlet extends EditorServlet {
         request.setAttribute("errors", errors);
         request.setAttribute("formError", formError);
         request.setAttribute("servers", workspaces.servers(caller.workspaceId()));
+        request.setAttribute("showMapping", EditorToolAccess.showsMapping(caller));
         request.setAttribute("callable", callable);
         request.setAttribute("completions", CodeToolForms.completions(callable));
         request.setAttribute("writesLicensed", licenses.current().allowsWrites());

@@ -1,6 +1,7 @@
 package dev.amcp.gateway.editor.boundary;
 
 import dev.amcp.gateway.editor.control.EditorMessages;
+import dev.amcp.gateway.editor.control.EditorToolAccess;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.platform.entity.Message;
 import dev.amcp.gateway.tools.control.ToolService;
@@ -68,16 +69,25 @@ abstract class EditorServlet extends HttpServlet {
         EditorRequests.render(request, response, view);
     }
 
-    /** A tool of the caller's workspace by id, or {@code null} (missing, or another workspace's). */
+    /**
+     * A tool the caller may see ({@link EditorToolAccess}) by id, or {@code null}: missing, another workspace's, and
+     * out of the caller's scope all read the same.
+     */
     static McpTool toolOf(ToolService tools, Caller caller, Long id) {
         if (id == null) {
             return null;
         }
         try {
-            return tools.findInWorkspace(caller, id);
+            McpTool tool = tools.findInWorkspace(caller, id);
+            return EditorToolAccess.visible(caller, tool) ? tool : null;
         } catch (IllegalArgumentException e) {
             return null;
         }
+    }
+
+    /** The workspace's tools the caller may see, in the service's order. */
+    static java.util.List<McpTool> visibleTools(ToolService tools, Caller caller) {
+        return tools.tools(caller.workspaceId()).stream().filter(t -> EditorToolAccess.visible(caller, t)).toList();
     }
 
     /** The slugs of the workspace's servers by server id. */

@@ -24,7 +24,6 @@ import java.util.regex.Pattern;
 @WebServlet({"/admin/runs", "/admin/runs/*"})
 public class RunsServlet extends EditorServlet {
 
-    static final List<String> STATUSES = List.of("SUCCESS", "ERROR", "TIMEOUT", "LIMIT", "CANCELLED", "REFUSED", "RUNNING");
     private static final Pattern RUN_ID = Pattern.compile("/([0-9a-fA-F-]{8,64})");
     private static final int PAGE = 100;
 
@@ -66,13 +65,11 @@ public class RunsServlet extends EditorServlet {
         String from = param(request, "from");
         String to = param(request, "to");
         Map<Long, String> usernames = workspaces.usernames(caller.workspaceId());
-        Long userId = user == null ? null : usernames.entrySet().stream().filter(e -> e.getValue().equals(user))
-                .map(Map.Entry::getKey).findFirst().orElse(-1L);
-        List<CodeRun> found = runs.list(caller, new CodeRunQueries.Filter(status != null && STATUSES.contains(status) ? status : null, tool, userId,
-                RunViews.dayStart(from, 0), RunViews.dayStart(to, 1), PAGE));
+        List<CodeRun> found = runs.list(caller, new CodeRunQueries.Filter(status != null && CodeRun.STATUSES.contains(status) ? status : null, tool, null,
+                user, RunViews.dayStart(from, 0), RunViews.dayStart(to, 1), PAGE));
         request.setAttribute("runs", found);
         request.setAttribute("usernames", usernames);
-        request.setAttribute("statuses", STATUSES);
+        request.setAttribute("statuses", CodeRun.STATUSES);
         request.setAttribute("toolNames", tools.tools(caller.workspaceId()).stream().filter(McpTool::isCodeTool).map(McpTool::getName).sorted().toList());
         request.setAttribute("filter", Map.of("status", status == null ? "" : status, "tool", tool == null ? "" : tool,
                 "user", user == null ? "" : user, "from", from == null ? "" : from, "to", to == null ? "" : to));

@@ -1,5 +1,6 @@
 package dev.amcp.gateway.editor.boundary;
 
+import dev.amcp.gateway.editor.control.EditorToolAccess;
 import dev.amcp.gateway.editor.control.HttpToolForms;
 import dev.amcp.gateway.editor.entity.HttpToolForm;
 import dev.amcp.gateway.governance.control.GateRefusedException;
@@ -64,7 +65,7 @@ public class ToolsServlet extends EditorServlet {
             EditorRequests.redirect(request, response, "/admin/code-tools/" + tool.getId());
             return;
         }
-        showForm(request, response, caller, HttpToolForms.of(tool, serverSlug(caller, tool)), tool, Map.of(), null);
+        showForm(request, response, caller, formOf(caller, tool), tool, Map.of(), null);
     }
 
     @Override
@@ -93,7 +94,7 @@ public class ToolsServlet extends EditorServlet {
         String filter = request.getParameter("server");
         McpServerConfig selected = filter == null || filter.isBlank() ? null
                 : servers.stream().filter(s -> s.getSlug().equals(filter)).findFirst().orElse(null);
-        List<McpTool> shown = tools.tools(caller.workspaceId()).stream()
+        List<McpTool> shown = visibleTools(tools, caller).stream()
                 .filter(t -> selected == null || t.getServerId().equals(selected.getId())).toList();
         request.setAttribute("servers", servers);
         request.setAttribute("serverSlugs", serverSlugs(caller));
@@ -164,7 +165,11 @@ public class ToolsServlet extends EditorServlet {
         }
         request.setAttribute("testArgs", argsText);
         request.setAttribute("testErrors", errors);
-        showForm(request, response, caller, HttpToolForms.of(tool, serverSlug(caller, tool)), tool, Map.of(), null);
+        showForm(request, response, caller, formOf(caller, tool), tool, Map.of(), null);
+    }
+
+    private HttpToolForm formOf(Caller caller, McpTool tool) {
+        return HttpToolForms.of(tool, serverSlug(caller, tool), EditorToolAccess.showsMapping(caller));
     }
 
     private void showForm(HttpServletRequest request, HttpServletResponse response, Caller caller, HttpToolForm form,
@@ -174,6 +179,7 @@ public class ToolsServlet extends EditorServlet {
         request.setAttribute("errors", errors);
         request.setAttribute("formError", formError);
         request.setAttribute("servers", workspaces.servers(caller.workspaceId()));
+        request.setAttribute("showMapping", EditorToolAccess.showsMapping(caller));
         request.setAttribute("methods", List.of("GET", "POST", "PUT", "PATCH", "DELETE"));
         if (request.getAttribute("testArgs") == null) {
             request.setAttribute("testArgs", existing == null ? "{}" : exampleArgs(existing));

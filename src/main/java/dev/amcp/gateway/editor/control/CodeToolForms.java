@@ -47,9 +47,10 @@ public final class CodeToolForms {
         return form;
     }
 
-    /** The form of a stored code tool. */
-    public static CodeToolForm of(McpTool tool, String serverSlug) {
-        CodeToolSpec spec = CodeToolSpec.from(tool.getEndpointMapping());
+    /** The form of a stored code tool; without its code and the tools it uses unless asked. */
+    public static CodeToolForm of(McpTool tool, String serverSlug, boolean withMapping) {
+        CodeToolSpec stored = CodeToolSpec.from(tool.getEndpointMapping());
+        CodeToolSpec spec = withMapping ? stored : new CodeToolSpec("", java.util.List.of(), stored.runAs(), stored.allowWrites());
         CodeToolForm form = new CodeToolForm();
         form.setId(tool.getId());
         form.setServer(serverSlug);

@@ -47,10 +47,10 @@ public final class HttpToolForms {
         return form;
     }
 
-    /** The form of a stored HTTP tool. */
-    public static HttpToolForm of(McpTool tool, String serverSlug) {
+    /** The form of a stored HTTP tool; without its mapping (URL, query, headers, body, credential, timeout) unless asked. */
+    public static HttpToolForm of(McpTool tool, String serverSlug, boolean withMapping) {
         HttpToolForm form = new HttpToolForm();
-        JsonObject m = tool.getEndpointMapping();
+        JsonObject m = withMapping ? tool.getEndpointMapping() : JsonValue.EMPTY_JSON_OBJECT;
         form.setId(tool.getId());
         form.setServer(serverSlug);
         form.setName(tool.getName());

@@ -1,5 +1,6 @@
 package dev.amcp.gateway.mcp.boundary;
 
+import dev.amcp.gateway.platform.boundary.OwnBodyLimit;
 import dev.amcp.gateway.governance.entity.CallScope;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.mcp.control.ClientWatches;
@@ -53,6 +54,7 @@ import java.util.logging.Logger;
  */
 @Path("/mcp")
 @ApplicationScoped
+@OwnBodyLimit // AMCP_MCP_MAX_BODY_BYTES, answered as a JSON-RPC error
 public class McpResource {
 
     public static final String MAX_BODY_SETTING = "AMCP_MCP_MAX_BODY_BYTES";

@@ -59,6 +59,45 @@ public final class JsonSupport {
     }
 
     /**
+     * A string field of a request body: absent or {@code null} give the fallback; any other type is refused with a
+     * message naming the field, never read as the fallback.
+     */
+    public static String stringField(JsonObject object, String key, String fallback) {
+        JsonValue value = object.get(key);
+        if (value == null || value == JsonValue.NULL) {
+            return fallback;
+        }
+        if (value.getValueType() != JsonValue.ValueType.STRING) {
+            throw new IllegalArgumentException(key + " must be a string, not " + typeName(value));
+        }
+        return ((jakarta.json.JsonString) value).getString();
+    }
+
+    /** A boolean field of a request body: absent or {@code null} give the fallback; {@code "true"} and 1 are refused. */
+    public static boolean booleanField(JsonObject object, String key, boolean fallback) {
+        JsonValue value = object.get(key);
+        if (value == null || value == JsonValue.NULL) {
+            return fallback;
+        }
+        if (value != JsonValue.TRUE && value != JsonValue.FALSE) {
+            throw new IllegalArgumentException(key + " must be true or false, not " + typeName(value));
+        }
+        return value == JsonValue.TRUE;
+    }
+
+    /** A JSON type as people call it: a string, a number, an object, ... */
+    public static String typeName(JsonValue value) {
+        return switch (value.getValueType()) {
+            case STRING -> "a string";
+            case NUMBER -> "a number";
+            case OBJECT -> "an object";
+            case ARRAY -> "an array";
+            case TRUE, FALSE -> "a boolean";
+            case NULL -> "null";
+        };
+    }
+
+    /**
      * Rejects numbers no tool could mean (such as 1e999999999): turning one into an integer downstream (schema
      * validation, upstream encoding) could take minutes. The parser already caps nesting, so recursion is bounded.
      */

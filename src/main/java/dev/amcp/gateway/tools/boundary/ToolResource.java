@@ -106,8 +106,8 @@ public class ToolResource {
 
     /** The common fields of a tool in a REST body; {@code endpointMapping} is the HTTP mapping. */
     public static ToolDraft draftOf(JsonObject json) {
-        return new ToolDraft(JsonSupport.string(json, "server", null), JsonSupport.string(json, "name", null),
-                JsonSupport.string(json, "title", null), JsonSupport.string(json, "description", null),
+        return new ToolDraft(JsonSupport.stringField(json, "server", null), JsonSupport.stringField(json, "name", null),
+                JsonSupport.stringField(json, "title", null), JsonSupport.stringField(json, "description", null),
                 objectOrNull(json, "inputSchema"), objectOrNull(json, "outputSchema"), objectOrNull(json, "endpointMapping"));
     }
 
@@ -126,7 +126,7 @@ public class ToolResource {
             return null;
         }
         if (value.getValueType() != JsonValue.ValueType.OBJECT) {
-            throw new IllegalArgumentException(key + " must be a JSON object");
+            throw new IllegalArgumentException(key + " must be a JSON object, not " + JsonSupport.typeName(value));
         }
         return value.asJsonObject();
     }

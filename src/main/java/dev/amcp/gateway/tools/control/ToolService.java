@@ -1,5 +1,6 @@
 package dev.amcp.gateway.tools.control;
 
+import dev.amcp.gateway.platform.entity.NoSuchItemException;
 import dev.amcp.gateway.governance.control.RequiresCapability;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Capability;
@@ -98,7 +99,7 @@ public class ToolService {
     public McpTool findInWorkspace(Caller caller, long toolId) {
         McpTool tool = em.find(McpTool.class, toolId);
         if (tool == null || tool.getWorkspaceId() != caller.workspaceId()) {
-            throw new IllegalArgumentException("No tool " + toolId + " in this workspace");
+            throw new NoSuchItemException(Message.of("problem.tool.missing", "No tool {0} in this workspace", toolId));
         }
         return tool;
     }
