@@ -13,7 +13,7 @@ import java.util.Set;
 public final class RunnerFrames {
 
     public static final Set<String> BRIDGE_OPS = Set.of("search", "describe", "run");
-    public static final Set<String> DONE_STATUSES = Set.of("ok", "error", "timeout", "memory", "cancelled", "protocol_error");
+    public static final Set<String> DONE_STATUSES = Set.of("ok", "error", "limit", "timeout", "memory", "cancelled", "protocol_error");
 
     private RunnerFrames() {}
 
