@@ -82,20 +82,29 @@ public class CodeExecutorService implements CancellationListener {
     }
 
     public RunOutcome run(CodeRunRequest request) {
+        return runOrRefuse(request, null);
+    }
+
+    /** Records a run refused before it could start (e.g. a code tool changed outside an admin's save). */
+    public RunOutcome refuse(CodeRunRequest request, String reason) {
+        return runOrRefuse(request, reason);
+    }
+
+    private RunOutcome runOrRefuse(CodeRunRequest request, String refusal) {
         String runId = UUID.randomUUID().toString();
         try (LogContext.Scope logged = LogContext.put(LogContext.RUN_ID, runId)) {
-            return runLogged(runId, request);
+            return runLogged(runId, request, refusal);
         }
     }
 
-    private RunOutcome runLogged(String runId, CodeRunRequest request) {
+    private RunOutcome runLogged(String runId, CodeRunRequest request, String refusal) {
         var invoker = request.invoker();
         long row = recorder.begin(new CodeRunRecorder.RunIdentity(runId, invoker.workspaceId(), request.serverId(), request.toolId(),
                 request.toolName(), request.inline(), invoker.userId(), invoker.apiKeyId(), request.runAsMode(),
                 request.bridgeCaller().role().name(), Hashes.sha256(request.code())));
         RunOutcome outcome;
         try {
-            outcome = connector.unavailableReason().map(reason -> RunOutcome.refused(runId, reason))
+            outcome = java.util.Optional.ofNullable(refusal).or(connector::unavailableReason).map(reason -> RunOutcome.refused(runId, reason))
                     .orElseGet(() -> admitAndRun(runId, request));
         } catch (RuntimeException e) {
             String reference = runId.substring(0, 8);

@@ -7,7 +7,6 @@ import dev.amcp.gateway.governance.control.RequiresCapability;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Capability;
 import dev.amcp.gateway.governance.entity.Gated;
-import dev.amcp.gateway.platform.control.Hashes;
 import dev.amcp.gateway.platform.entity.Message;
 import dev.amcp.gateway.tools.control.ToolService;
 import dev.amcp.gateway.tools.entity.McpTool;
@@ -23,7 +22,8 @@ import java.util.Map;
 /**
  * Saves code tools behind their gates: only admins define them ({@link RequiresCapability}); writes need the
  * Enterprise edition and the number of code tools is licensed ({@link LicensedFeature}); every {@code uses} entry
- * must be a non-code tool of the same workspace. All checks pass before anything is written.
+ * must be a non-code tool of the same workspace; the runner checks the code ({@link CodeCheck}). All checks pass
+ * before anything is written.
  */
 @ApplicationScoped
 @Transactional
@@ -35,14 +35,25 @@ public class CodeToolService {
     @Inject
     ToolService tools;
 
+    @Inject
+    CodeCheck codeCheck;
+
+    /** A draft that passed every check, and whether the runner could check its code. */
+    private record Checked(McpServerConfig server, boolean codeChecked) {
+        <T> Gated<T> gated(T value) {
+            return codeChecked ? Gated.of(value) : Gated.of(value).withWarning(Message.of("notice.codeTool.notChecked",
+                    "Code not checked: runner unavailable (the runner still checks it before every run)"));
+        }
+    }
+
     @RequiresCapability(Capability.ADMIN)
     @LicensedFeature({CodeModeGates.WRITES, CodeModeGates.TOOL_COUNT})
     public Gated<McpTool> create(Caller caller, CodeToolDraft draft) {
-        McpServerConfig server = check(caller, draft, null);
-        McpTool tool = new McpTool(caller.workspaceId(), server.getId(), draft.tool().name());
+        Checked checked = check(caller, draft, null);
+        McpTool tool = new McpTool(caller.workspaceId(), checked.server().getId(), draft.tool().name());
         apply(caller, tool, draft);
         em.persist(tool);
-        return Gated.of(tool);
+        return checked.gated(tool);
     }
 
     @RequiresCapability(Capability.ADMIN)
@@ -52,12 +63,12 @@ public class CodeToolService {
         if (!tool.isCodeTool()) {
             throw new IllegalArgumentException("Tool " + toolId + " is not a code tool");
         }
-        McpServerConfig server = check(caller, draft, tool);
+        Checked checked = check(caller, draft, tool);
         String oldHash = tool.getPinnedCodeSha256();
-        tool.setServerId(server.getId());
+        tool.setServerId(checked.server().getId());
         tool.setName(draft.tool().name());
         apply(caller, tool, draft);
-        Gated<McpTool> saved = Gated.of(tool);
+        Gated<McpTool> saved = checked.gated(tool);
         if (CodeToolSpec.DEFINER.equals(draft.spec().runAs()) && !tool.getPinnedCodeSha256().equals(oldHash)) {
             saved = saved.withWarning(Message.of("notice.codeTool.repinned",
                     "The tool runs as its definer: it is now pinned to this code and to your role ''{0}''", caller.role().name()));
@@ -65,7 +76,7 @@ public class CodeToolService {
         return saved;
     }
 
-    private McpServerConfig check(Caller caller, CodeToolDraft draft, McpTool existing) {
+    private Checked check(Caller caller, CodeToolDraft draft, McpTool existing) {
         Map<String, Message> problems = new LinkedHashMap<>();
         McpServerConfig server = tools.checkCommon(caller, draft.tool(), existing, problems);
         CodeToolSpec spec = draft.spec();
@@ -89,10 +100,17 @@ public class CodeToolService {
                 break;
             }
         }
+        boolean codeChecked = false;
+        if (!problems.containsKey("code")) {
+            var found = codeCheck.check(spec.code());
+            codeChecked = found.isPresent();
+            found.flatMap(p -> p.stream().findFirst()).ifPresent(p -> problems.put("code", Message.of("problem.codeTool.codeCheck",
+                    "Line {0}, column {1}: {2}", p.line(), p.column(), p.message())));
+        }
         if (!problems.isEmpty()) {
             throw new ToolService.InvalidToolException(problems);
         }
-        return server;
+        return new Checked(server, codeChecked);
     }
 
     private static void apply(Caller caller, McpTool tool, CodeToolDraft draft) {
@@ -101,6 +119,6 @@ public class CodeToolService {
         tool.setInputSchema(draft.tool().inputSchema());
         tool.setOutputSchema(draft.tool().outputSchema());
         tool.setEndpointMapping(draft.spec().toMapping());
-        tool.pinDefiner(caller.userId(), caller.role().roleId(), Hashes.sha256(draft.spec().code()));
+        tool.pinDefiner(caller.userId(), caller.role().roleId(), CodeToolPin.of(draft.spec(), draft.tool().inputSchema()));
     }
 }
