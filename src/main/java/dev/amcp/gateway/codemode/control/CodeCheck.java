@@ -1,8 +1,6 @@
 package dev.amcp.gateway.codemode.control;
 
 import dev.amcp.gateway.codemode.entity.RunnerFrames;
-import jakarta.annotation.Resource;
-import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.websocket.CloseReason;
@@ -35,22 +33,13 @@ public class CodeCheck {
     @Inject
     CodeRunSettings runSettings;
 
-    @Resource
-    ManagedExecutorService executor;
-
     /** The problems the runner found (none: the code is fine), or empty when the runner could not be asked. */
     public Optional<List<RunnerFrames.CodeProblem>> check(String code) {
         if (!connector.configured()) {
             return Optional.empty();
         }
         CheckSession session = new CheckSession(code);
-        CompletableFuture<Void> connected = CompletableFuture.runAsync(() -> {
-            try {
-                connector.open(session);
-            } catch (Exception e) {
-                throw new java.util.concurrent.CompletionException(e);
-            }
-        }, executor);
+        CompletableFuture<?> connected = connector.openAsync(session);
         try {
             connected.get(runSettings.values().connectTimeoutMs(), TimeUnit.MILLISECONDS);
             return Optional.of(session.answer.get(ANSWER_MILLIS, TimeUnit.MILLISECONDS));

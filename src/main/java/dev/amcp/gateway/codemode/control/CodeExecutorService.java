@@ -186,7 +186,7 @@ public class CodeExecutorService implements CancellationListener {
             return session.await();
         }
         try {
-            return session.run(connector::open, runSettings.values().connectTimeoutMs());
+            return session.run(connector::openAsync, runSettings.values().connectTimeoutMs());
         } finally {
             runSlots.release();
         }

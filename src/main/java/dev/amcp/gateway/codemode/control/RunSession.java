@@ -47,10 +47,10 @@ final class RunSession extends Endpoint {
     static final String CONSOLE_TRUNCATED = "… [console output truncated at %d bytes]\n";
     private static final Logger LOG = Logger.getLogger(RunSession.class.getName());
 
-    /** Opens the run's WebSocket with this session as its endpoint (the runner connector, or a test's stand-in). */
+    /** Starts opening the run's WebSocket with this session as its endpoint (the runner connector, or a test's stand-in). */
     @FunctionalInterface
-    interface Opener {
-        void open(Endpoint endpoint) throws Exception;
+    interface Connector {
+        CompletableFuture<?> connect(Endpoint endpoint);
     }
 
     private final String runId;
@@ -115,20 +115,17 @@ final class RunSession extends Endpoint {
     }
 
     /**
-     * Connects (on the executor, at most {@code connectTimeoutMs} and never past the deadline) and waits for the run
+     * Connects (waiting at most {@code connectTimeoutMs}, and never past the deadline) and waits for the run
      * to end. A runner that does not accept the connection in time refuses the run; one that then says nothing is
      * ended by the deadline.
      */
-    RunOutcome run(Opener opener, long connectTimeoutMs) {
-        CompletableFuture<Void> connected = new CompletableFuture<>();
-        executor.execute(() -> {
-            try {
-                opener.open(this);
-                connected.complete(null);
-            } catch (Exception e) {
-                connected.completeExceptionally(e);
-            }
-        });
+    RunOutcome run(Connector connector, long connectTimeoutMs) {
+        CompletableFuture<?> connected;
+        try {
+            connected = connector.connect(this);
+        } catch (RuntimeException e) {
+            connected = CompletableFuture.failedFuture(e);
+        }
         long waitMs = Math.max(0, Math.min(connectTimeoutMs, remainingMillis()));
         try {
             CompletableFuture.anyOf(connected, outcome).get(waitMs, TimeUnit.MILLISECONDS);

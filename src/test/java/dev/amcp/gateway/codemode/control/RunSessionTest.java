@@ -22,6 +22,7 @@ import jakarta.websocket.Session;
 import java.lang.reflect.Proxy;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -347,12 +348,23 @@ class RunSessionTest {
         assertTrue(outcome.wallMs() >= 2000, "wall time counts from admission: " + outcome.wallMs());
     }
 
+    /** A runner that accepted TCP but never answers the upgrade: the connect waits until {@code never} opens. */
+    RunSession.Connector neverAnswers(CountDownLatch never) {
+        return endpoint -> CompletableFuture.runAsync(() -> {
+            try {
+                never.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, pool);
+    }
+
     @Test
     void aRunnerThatNeverAcceptsTheConnectionRefusesTheRunWithinTheConnectTimeout() throws Exception {
         CountDownLatch never = new CountDownLatch(1);
         RunSession session = session(LIMITS, new Answering(), pool);
         long start = System.nanoTime();
-        RunOutcome outcome = session.run(endpoint -> never.await(), 300);
+        RunOutcome outcome = session.run(neverAnswers(never), 300);
         long ms = (System.nanoTime() - start) / 1_000_000;
         assertEquals(RunStatus.REFUSED, outcome.status());
         assertTrue(outcome.error().contains("did not accept the connection within 300 ms"), outcome.error());
@@ -367,11 +379,11 @@ class RunSessionTest {
     @Test
     void aConnectionFailureIsARefusalThatSaysWhy() {
         RunOutcome badToken = session(LIMITS, new Answering(), pool)
-                .run(endpoint -> { throw new DeploymentException("Unexpected response status 401"); }, 3000);
+                .run(endpoint -> CompletableFuture.failedFuture(new DeploymentException("Unexpected response status 401")), 3000);
         assertEquals(RunStatus.REFUSED, badToken.status());
         assertTrue(badToken.error().contains("rejected the gateway's credentials"), badToken.error());
         RunOutcome absent = session(LIMITS, new Answering(), pool)
-                .run(endpoint -> { throw new java.net.ConnectException("Connection refused"); }, 3000);
+                .run(endpoint -> CompletableFuture.failedFuture(new java.net.ConnectException("Connection refused")), 3000);
         assertEquals(RunStatus.REFUSED, absent.status());
         assertTrue(absent.error().contains("unreachable"), absent.error());
     }
@@ -398,7 +410,7 @@ class RunSessionTest {
             connecting.cancel("client went away");
         });
         start = System.nanoTime();
-        RunOutcome early = connecting.run(endpoint -> never.await(), 10_000);
+        RunOutcome early = connecting.run(neverAnswers(never), 10_000);
         assertEquals(RunStatus.CANCELLED, early.status());
         assertTrue((System.nanoTime() - start) / 1_000_000 < 2000, "cancelled while connecting ends without waiting for the runner");
         never.countDown();
