@@ -10,7 +10,6 @@ import jakarta.websocket.MessageHandler;
 import jakarta.websocket.Session;
 import java.io.IOException;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
@@ -18,7 +17,8 @@ import java.util.logging.Logger;
 /**
  * Asks the runner to check code when a code tool is saved: the runner parses it (syntax, {@code import}) without
  * running it, over one authenticated WebSocket whose only frame is {@code check}. Without a runner, or when it does
- * not answer in time, the code is not checked here (empty); the same check still runs before every run.
+ * not answer in time, the code is not checked here ({@link Verdict#UNCHECKED}); the same check still runs before every
+ * run.
  */
 @ApplicationScoped
 public class CodeCheck {
@@ -33,22 +33,30 @@ public class CodeCheck {
     @Inject
     CodeRunSettings runSettings;
 
-    /** The problems the runner found (none: the code is fine), or empty when the runner could not be asked. */
-    public Optional<List<RunnerFrames.CodeProblem>> check(String code) {
+    /** What the runner said about some code: whether it could be asked, and the problems it found (none: fine). */
+    public record Verdict(boolean checked, List<RunnerFrames.CodeProblem> problems) {
+        public static final Verdict UNCHECKED = new Verdict(false, List.of());
+
+        public Verdict {
+            problems = List.copyOf(problems);
+        }
+    }
+
+    public Verdict check(String code) {
         if (!connector.configured()) {
-            return Optional.empty();
+            return Verdict.UNCHECKED;
         }
         CheckSession session = new CheckSession(code);
         CompletableFuture<?> connected = connector.openAsync(session);
         try {
             connected.get(runSettings.values().connectTimeoutMs(), TimeUnit.MILLISECONDS);
-            return Optional.of(session.answer.get(ANSWER_MILLIS, TimeUnit.MILLISECONDS));
+            return new Verdict(true, session.answer.get(ANSWER_MILLIS, TimeUnit.MILLISECONDS));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return Optional.empty();
+            return Verdict.UNCHECKED;
         } catch (Exception e) {
             LOG.warning(() -> "Code was saved unchecked: the runner did not answer the check (" + e + ")");
-            return Optional.empty();
+            return Verdict.UNCHECKED;
         } finally {
             session.answer.cancel(false);
             session.close();
