@@ -102,19 +102,22 @@ public class CodeExecutorService implements CancellationListener {
         long row = recorder.begin(new CodeRunRecorder.RunIdentity(runId, invoker.workspaceId(), request.serverId(), request.toolId(),
                 request.toolName(), request.inline(), invoker.userId(), invoker.apiKeyId(), request.runAsMode(),
                 request.bridgeCaller().role().name(), Hashes.sha256(request.code())));
-        RunOutcome outcome;
+        RunOutcome outcome = null;
         try {
             outcome = java.util.Optional.ofNullable(refusal).or(connector::unavailableReason).map(reason -> RunOutcome.refused(runId, reason))
                     .orElseGet(() -> admitAndRun(runId, request));
         } catch (RuntimeException e) {
-            String reference = runId.substring(0, 8);
             LOG.log(Level.SEVERE, "Code run " + runId + " failed inside the gateway", e);
-            outcome = new RunOutcome(runId, RunStatus.ERROR, null, "The gateway failed to run the code (reference " + reference + ")",
-                    "", List.of(), 0, 0);
+        } finally {
+            // Whatever happened above (an Error included), the row is closed with a final status.
+            if (outcome == null) {
+                outcome = new RunOutcome(runId, RunStatus.ERROR, null, "The gateway failed to run the code (reference "
+                        + runId.substring(0, 8) + ")", "", List.of(), 0, 0);
+            }
+            recorder.finish(row, new CodeRunRecorder.RunEnd(outcome.status().name(), outcome.error(), outcome.traceJson(),
+                    outcome.trace().size(), JsonSupport.utf8Length(request.code()) + JsonSupport.utf8Length(String.valueOf(request.input())),
+                    outcome.outputBytes(), JsonSupport.utf8Length(outcome.console()), outcome.console()));
         }
-        recorder.finish(row, new CodeRunRecorder.RunEnd(outcome.status().name(), outcome.error(), outcome.traceJson(),
-                outcome.trace().size(), JsonSupport.utf8Length(request.code()) + JsonSupport.utf8Length(String.valueOf(request.input())),
-                outcome.outputBytes(), JsonSupport.utf8Length(outcome.console()), outcome.console()));
         RunOutcome finished = outcome;
         LOG.fine(() -> "code run " + runId + " " + finished.status() + " in " + finished.wallMs() + " ms, "
                 + finished.trace().size() + " bridge call(s)");
