@@ -49,4 +49,27 @@ class RunnerFramesTest {
         assertEquals("not_available", error.getJsonObject("error").getString("code"));
         assertEquals("cancel", JsonSupport.parseObject(RunnerFrames.cancel()).getString("type"));
     }
+
+    @Test
+    void theCheckFrameAndItsAnswer() {
+        var check = JsonSupport.parseObject(RunnerFrames.check("return import.meta"));
+        assertEquals("check", check.getString("type"));
+        assertEquals("return import.meta", check.getString("code"));
+        var problems = RunnerFrames.parseCheckResult(
+                "{\"type\":\"check_result\",\"problems\":[{\"line\":2,\"column\":17,\"message\":\"import is not available\"}]}");
+        assertEquals(java.util.List.of(new RunnerFrames.CodeProblem(2, 17, "import is not available")), problems);
+        assertEquals(java.util.List.of(), RunnerFrames.parseCheckResult("{\"type\":\"check_result\",\"problems\":[]}"));
+        for (String bad : new String[]{"nope", "{\"type\":\"done\",\"status\":\"protocol_error\"}", "{\"type\":\"check_result\"}",
+                "{\"type\":\"check_result\",\"problems\":[1]}"}) {
+            assertThrows(RunnerFrames.ProtocolViolation.class, () -> RunnerFrames.parseCheckResult(bad), bad);
+        }
+    }
+
+    @Test
+    void theRunnersLimitStatusIsAccepted() {
+        var done = assertInstanceOf(RunnerFrames.Done.class, RunnerFrames.parse(
+                "{\"type\":\"done\",\"status\":\"limit\",\"error\":{\"name\":\"LimitError\",\"message\":\"refusals\"},\"stats\":{}}"));
+        assertEquals("limit", done.status());
+        assertEquals("LimitError", done.error().getString("name"));
+    }
 }

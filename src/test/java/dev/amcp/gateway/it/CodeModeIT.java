@@ -83,6 +83,9 @@ class CodeModeIT {
     @Inject
     CodeRunUsage usage;
 
+    @Inject
+    ToolCallLog toolCalls;
+
     static final String ID_SCHEMA = "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]}";
 
     @AfterEach
@@ -205,7 +208,7 @@ class CodeModeIT {
     }
 
     @Test
-    void wallClockAndConsoleCeilingsEndTheRun() {
+    void wallClockAndResultCeilingsEndTheRunAndConsoleOutputIsTruncated() {
         var t = inlineTenant();
         Caller viewer = onServer(t, t.viewerKey());
         long start = System.nanoTime();
@@ -213,24 +216,56 @@ class CodeModeIT {
         long ms = (System.nanoTime() - start) / 1_000_000;
         assertTrue(spin.isError());
         assertTrue(ms < 3000 + 2500, "ended after " + ms + " ms");
-        assertTrue(Set.of("TIMEOUT", "LIMIT").contains(lastRun(t).getStatus()), lastRun(t).getStatus());
+        assertEquals("TIMEOUT", lastRun(t).getStatus(), "the runner stops spinning code at its wall time: " + lastRun(t).getError());
         ToolResult flood = codeExecute(viewer, "for (let i = 0; i < 1000; i++) console.log('x'.repeat(100)); return 1;", null);
-        assertTrue(flood.isError(), flood.text());
-        assertEquals("LIMIT", lastRun(t).getStatus());
-        assertTrue(lastRun(t).getError().contains("Console output exceeded 4096 bytes"), lastRun(t).getError());
+        assertFalse(flood.isError(), "too much console output does not fail a run: " + flood.text());
+        CodeRun chatty = lastRun(t);
+        assertEquals("SUCCESS", chatty.getStatus());
+        String console = fixtures.inTx(em -> em.find(CodeRun.class, chatty.getId())).getConsoleTail();
+        assertTrue(console.contains("[console output truncated at 4096 bytes]"), console);
         ToolResult big = codeExecute(viewer, "return 'y'.repeat(100000);", null);
         assertTrue(big.isError());
         assertEquals("LIMIT", lastRun(t).getStatus());
     }
 
     @Test
-    void identityNeverComesFromTheSandbox() {
+    void identityNeverComesFromTheSandbox() throws Exception {
         var t = inlineTenant();
         Caller viewer = onServer(t, t.viewerKey());
-        var answer = dispatcher.handle(viewer, "run", Json.createObjectBuilder().add("name", "echo")
-                .add("args", Json.createObjectBuilder().add("id", "1")).add("workspaceId", 1).add("role", "admin").build());
-        assertFalse(answer.ok());
-        assertEquals("identity_rejected", answer.errorCode());
+        // The code forges a raw bridge frame that asks to run as another workspace and role; the gateway must refuse
+        // it rather than let it pick its identity, and the honest call before it runs as the caller.
+        ToolResult result = codeExecute(viewer, """
+                const own = await amcp.run('echo', {id: 'mine'});
+                const forged = {type: 'bridge', id: 1000000, op: 'run', args: {name: 'post_echo', args: {}, workspaceId: 1, role: 'admin'}};
+                Deno.stdout.writeSync(new TextEncoder().encode(JSON.stringify(forged) + '\\n'));
+                await new Promise(r => setTimeout(r, 500));
+                return own.id;
+                """, null);
+        assertFalse(result.isError(), result.text());
+        CodeRun run = lastRun(t);
+        var calls = fixtures.inTx(em -> em.find(CodeRun.class, run.getId())).getBridgeTrace().getJsonArray("calls");
+        assertEquals(2, calls.size(), calls.toString());
+        assertEquals("ok", calls.getJsonObject(0).getString("outcome"), calls.toString());
+        assertEquals(1000000, calls.getJsonObject(1).getInt("id"), calls.toString());
+        assertEquals("identity_rejected", calls.getJsonObject(1).getString("outcome"), "the forged identity is refused: " + calls);
+        assertTrue(toolCalls.await(t.workspace().getId(), "post_echo", 1).isEmpty(), "the forged call never reached the tool");
+    }
+
+    @Test
+    void bridgeCallsInFlightWhenTheRunEndsAreAbortedUpstream() throws Exception {
+        var t = inlineTenant();
+        fixtures.httpTool(t, "main", "slow", "{\"type\":\"object\",\"properties\":{\"ms\":{\"type\":\"integer\"}}}",
+                "{\"method\":\"GET\",\"url\":\"${AMCP_UPSTREAM_IT}/slow\",\"query\":{\"ms\":\"ms\"}}");
+        Caller viewer = onServer(t, t.viewerKey());
+        ToolResult result = codeExecute(viewer, """
+                amcp.run('slow', {ms: 8000}).catch(() => {});
+                await new Promise(r => setTimeout(r, 300));
+                return 'done before the upstream';
+                """, null);
+        assertFalse(result.isError(), result.text());
+        var slow = toolCalls.await(t.workspace().getId(), "slow", 15).orElseThrow();
+        long ms = slow.durationNanos() / 1_000_000;
+        assertTrue(ms < 3000, "the upstream call was aborted when the run ended, not left to run its 8 s: " + ms + " ms");
     }
 
     ToolDraft draft(String server, String name) {
@@ -282,19 +317,24 @@ class CodeModeIT {
         var t = inlineTenant();
         var spec = new CodeToolSpec("return 1", List.of("echo"), "invoker", false);
         for (int i = 1; i <= 3; i++) {
-            assertTrue(codeTools.create(t.admin(), new CodeToolDraft(draft("main", "ct" + i), spec)).warnings().isEmpty());
+            assertEquals(List.of(), licenseWarnings(codeTools.create(t.admin(), new CodeToolDraft(draft("main", "ct" + i), spec))));
         }
         var hard = assertThrows(GateRefusedException.class, () -> codeTools.create(t.admin(), new CodeToolDraft(draft("main", "ct4"), spec)));
         assertTrue(hard.getMessage().contains("community license allows 3"), hard.getMessage());
         var writes = new CodeToolSpec("return 1", List.of("post_echo"), "invoker", true);
         licenses.install(t.admin(), TestLicenses.sign("pro", 3, 1000));
         var soft = codeTools.create(t.admin(), new CodeToolDraft(draft("main", "ct4"), spec));
-        assertEquals(1, soft.warnings().size(), "paid editions warn instead of refusing");
+        assertEquals(1, licenseWarnings(soft).size(), "paid editions warn instead of refusing");
         var needsEnterprise = assertThrows(GateRefusedException.class, () -> codeTools.update(t.admin(), soft.value().getId(),
                 new CodeToolDraft(draft("main", "ct4"), writes)));
         assertTrue(needsEnterprise.getMessage().contains("Enterprise"), needsEnterprise.getMessage());
         licenses.install(t.admin(), TestLicenses.sign("enterprise", 100, 1000));
         assertFalse(codeTools.update(t.admin(), soft.value().getId(), new CodeToolDraft(draft("main", "ct4"), writes)).value().isReadOnly());
+    }
+
+    /** The license's warnings on a save (a save may also say the code was not checked, when no runner could check it). */
+    static List<String> licenseWarnings(dev.amcp.gateway.governance.entity.Gated<?> saved) {
+        return saved.englishWarnings().stream().filter(w -> w.contains("license")).toList();
     }
 
     @Test
@@ -322,11 +362,146 @@ class CodeModeIT {
                 "the catalog reads what is stored now");
         ToolResult tampered = executor.call(member, "as_definer", JsonObject.EMPTY_JSON_OBJECT);
         assertTrue(tampered.isError(), tampered.text());
-        assertTrue(tampered.text().contains("no longer matches"), tampered.text());
+        assertTrue(tampered.text().contains("changed outside an admin's save"), tampered.text());
         var resaved = codeTools.update(t.admin(), asDefiner.value().getId(),
                 new CodeToolDraft(draft("main", "as_definer"), new CodeToolSpec(code + " ", List.of("ops_echo"), "definer", false)));
-        assertTrue(resaved.warnings().get(0).english().contains("pinned"), resaved.warnings().toString());
+        assertTrue(resaved.englishWarnings().stream().anyMatch(w -> w.contains("pinned")), resaved.warnings().toString());
         assertEquals("\"z\"", executor.call(member, "as_definer", JsonObject.EMPTY_JSON_OBJECT).text());
+    }
+
+    /** Each part of a code tool's definition, changed in the database behind the service's back. */
+    @Test
+    void aCodeToolChangedOutsideAnAdminsSaveRefusesToRun() {
+        var t = inlineTenant();
+        licenses.install(t.admin(), TestLicenses.sign("enterprise", 100, 1000));
+        fixtures.httpTool(t, "main", "echo2", ID_SCHEMA, "{\"method\":\"GET\",\"url\":\"${AMCP_UPSTREAM_IT}/echo/{id}\"}");
+        String code = "return (await amcp.run('echo', {id: 'a'})).id;";
+        var saved = new CodeToolSpec(code, List.of("echo"), "invoker", false);
+        var tampered = java.util.Map.of(
+                "code", new CodeToolSpec("return 'pwned'", List.of("echo"), "invoker", false).toMapping(),
+                "uses", new CodeToolSpec(code, List.of("echo", "echo2"), "invoker", false).toMapping(),
+                "allowWrites", new CodeToolSpec(code, List.of("echo"), "invoker", true).toMapping(),
+                "runAs", new CodeToolSpec(code, List.of("echo"), "definer", false).toMapping());
+        Caller admin = onServer(t, t.adminKey()); // may call a tool that writes, so only the pin can stop it
+        for (var change : tampered.entrySet()) {
+            String name = "pinned_" + change.getKey().toLowerCase();
+            long id = codeTools.create(t.admin(), new CodeToolDraft(draft("main", name), saved)).value().getId();
+            assertEquals("\"a\"", executor.call(admin, name, JsonObject.EMPTY_JSON_OBJECT).text(), "runs as saved");
+            assertEquals(1, (int) fixtures.inTx(em -> em.createQuery("update McpTool t set t.endpointMapping = :m where t.id = :id")
+                    .setParameter("m", change.getValue()).setParameter("id", id).executeUpdate()));
+            assertRefused(t, admin, name, change.getKey());
+        }
+        long schemaTool = codeTools.create(t.admin(), new CodeToolDraft(draft("main", "pinned_schema"), saved)).value().getId();
+        assertFalse(executor.call(admin, "pinned_schema", JsonObject.EMPTY_JSON_OBJECT).isError());
+        assertEquals(1, (int) fixtures.inTx(em -> em.createQuery("update McpTool t set t.inputSchema = :s where t.id = :id")
+                .setParameter("s", JsonSupport.parseObject("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\"}}}"))
+                .setParameter("id", schemaTool).executeUpdate()));
+        assertRefused(t, admin, "pinned_schema", "inputSchema");
+    }
+
+    private void assertRefused(Fixtures.Tenant t, Caller caller, String tool, String changed) {
+        ToolResult result = executor.call(caller, tool, JsonObject.EMPTY_JSON_OBJECT);
+        assertTrue(result.isError(), changed + ": " + result.text());
+        assertTrue(result.text().contains("changed outside an admin's save"), changed + ": " + result.text());
+        CodeRun run = lastRun(t);
+        assertEquals(tool, run.getToolName());
+        assertEquals("REFUSED", run.getStatus(), changed);
+    }
+
+    @Test
+    void aDowngradedLicenseStopsCodeToolWritesAtRunTime() {
+        var t = inlineTenant();
+        licenses.install(t.admin(), TestLicenses.sign("enterprise", 100, 1000));
+        codeTools.create(t.admin(), new CodeToolDraft(draft("main", "writer"), new CodeToolSpec(
+                "return (await amcp.run('post_echo', {n: 1})).received.n;", List.of("post_echo"), "invoker", true)));
+        Caller admin = onServer(t, t.adminKey());
+        assertEquals("1", executor.call(admin, "writer", JsonObject.EMPTY_JSON_OBJECT).text(), "writes run while licensed");
+        long counted = usage.counted(t.workspace().getId(), CodeRunUsage.currentMonth());
+        licenses.uninstall(t.admin());
+        ToolResult refused = executor.call(admin, "writer", JsonObject.EMPTY_JSON_OBJECT);
+        assertTrue(refused.isError());
+        assertTrue(refused.text().contains("Code tools that write (allowWrites) need the Enterprise edition"), refused.text());
+        assertEquals("LIMIT", lastRun(t).getStatus());
+        assertEquals(counted, usage.counted(t.workspace().getId(), CodeRunUsage.currentMonth()), "a refused write run uses no quota");
+    }
+
+    @Test
+    void racingSavesCannotOvershootMaxCodeTools() throws Exception {
+        var t = inlineTenant();
+        ManagedExecutorService threads = javax.naming.InitialContext.doLookup("java:comp/DefaultManagedExecutorService");
+        var spec = new CodeToolSpec("return 1", List.of("echo"), "invoker", false);
+        List<Future<Boolean>> racing = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            int n = i;
+            racing.add(threads.submit(() -> {
+                try {
+                    codeTools.create(t.admin(), new CodeToolDraft(draft("main", "race" + n), spec));
+                    return true;
+                } catch (GateRefusedException e) {
+                    assertTrue(e.getMessage().contains("community license allows 3"), e.getMessage());
+                    return false;
+                }
+            }));
+        }
+        int saved = 0;
+        for (Future<Boolean> save : racing) {
+            saved += save.get(60, TimeUnit.SECONDS) ? 1 : 0;
+        }
+        assertEquals(3, saved, "exactly the license's code tools are saved, however the saves race");
+        assertEquals(3L, (long) fixtures.inTx(em -> em.createQuery("select count(t) from McpTool t where t.workspaceId = :ws and t.method = 'code'", Long.class)
+                .setParameter("ws", t.workspace().getId()).getSingleResult()));
+    }
+
+    /** Needs the runner's code check (the 'check' frame, runner branch of issue 13). */
+    @Test
+    void theRunnerChecksCodeWhenItIsSaved() {
+        var t = inlineTenant();
+        var ok = codeTools.create(t.admin(), new CodeToolDraft(draft("main", "bulk-import"), new CodeToolSpec(
+                "// import is only a word here\nreturn {import: 'x.import', note: 'bulk-import'};", List.of("echo"), "invoker", false)));
+        assertEquals(List.of(), ok.englishWarnings(), "checked by the runner, nothing to warn about");
+        var refused = assertThrows(ToolService.InvalidToolException.class, () -> codeTools.create(t.admin(),
+                new CodeToolDraft(draft("main", "importer"), new CodeToolSpec("const x = 1;\nconst m = await import('node:fs');",
+                        List.of("echo"), "invoker", false))));
+        assertEquals("Line 2, column 17: import is not available in code mode; call tools with amcp.run",
+                refused.problems().get("code").english());
+        var broken = assertThrows(ToolService.InvalidToolException.class, () -> codeTools.create(t.admin(),
+                new CodeToolDraft(draft("main", "broken"), new CodeToolSpec("return (1;", List.of("echo"), "invoker", false))));
+        assertTrue(broken.problems().get("code").english().startsWith("Line 1, column "), broken.problems().toString());
+    }
+
+    @Test
+    void proposingCodeToolsNeedsProposeCodeAndIsCappedPerUserAndInSize() {
+        var t = inlineTenant();
+        Caller viewer = onServer(t, t.viewerKey());
+        assertTrue(catalog.list(viewer).stream().noneMatch(d -> d.name().equals("propose_code_tool")), "not without proposeCode");
+        assertThrows(ToolNotAvailableException.class, () -> propose(viewer, "p0", "return 1", null));
+        assertTrue(catalog.list(onServer(t, t.adminKey())).stream().anyMatch(d -> d.name().equals("propose_code_tool")), "admins imply it");
+        var r = workspaces.role(t.workspace().getId(), "viewer");
+        var caps = new java.util.TreeSet<>(r.getCapabilities());
+        caps.add("proposeCode");
+        workspaces.updateRole(r.getId(), caps, true, Set.of());
+        Caller granted = onServer(t, t.viewerKey());
+        String bigSchema = "{\"type\":\"object\",\"description\":\"" + "s".repeat(140_000) + "\"}";
+        ToolResult tooBig = propose(granted, "big", "return 1", bigSchema);
+        assertTrue(tooBig.isError());
+        assertTrue(tooBig.text().contains("a proposal may be at most 131072 bytes"), tooBig.text());
+        for (int i = 1; i <= 10; i++) {
+            ToolResult ok = propose(granted, "p" + i, "return " + i, null);
+            assertFalse(ok.isError(), ok.text());
+        }
+        ToolResult eleventh = propose(granted, "p11", "return 11", null);
+        assertTrue(eleventh.isError());
+        assertTrue(eleventh.text().contains("You already have 10 proposals waiting for review"), eleventh.text());
+        assertFalse(propose(onServer(t, t.adminKey()), "by_admin", "return 1", null).isError(), "the cap is per user");
+    }
+
+    ToolResult propose(Caller caller, String name, String code, String inputSchema) {
+        var args = Json.createObjectBuilder().add("name", name).add("description", "d").add("code", code)
+                .add("uses", Json.createArrayBuilder().add("echo"));
+        if (inputSchema != null) {
+            args.add("inputSchema", JsonSupport.parseObject(inputSchema));
+        }
+        return executor.call(caller, "propose_code_tool", args.build());
     }
 
     @Test

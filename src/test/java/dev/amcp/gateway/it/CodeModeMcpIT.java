@@ -128,19 +128,8 @@ class CodeModeMcpIT {
     void aClientThatGoesAwayCancelsItsRun() throws Exception {
         JsonObject t = tenant();
         String key = t.getString("key");
-        byte[] body = McpHttp.request(1, "tools/call", "{\"name\":\"code_execute\",\"arguments\":{\"code\":\"while (true) {}\"}}")
-                .getBytes(StandardCharsets.UTF_8);
-        URI base = URI.create(McpHttp.base());
         long start = System.nanoTime();
-        try (Socket socket = new Socket(base.getHost(), base.getPort())) {
-            OutputStream out = socket.getOutputStream();
-            out.write(("POST /mcp/demo HTTP/1.1\r\nHost: " + base.getHost() + ":" + base.getPort() + "\r\nAuthorization: Bearer " + key
-                    + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: " + body.length
-                    + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-            out.write(body);
-            out.flush();
-            Thread.sleep(400); // the run has started; now the client goes away
-        }
+        McpHttp.callAndHangUp("/mcp/demo", key, "while (true) {}", 400); // the run has started; now the client goes away
         JsonObject run = lastRun(key);
         while (("RUNNING".equals(run.getString("status")) || !run.containsKey("wallMs")) && System.nanoTime() - start < 10_000_000_000L) {
             Thread.sleep(100);
@@ -188,6 +177,11 @@ class CodeModeMcpIT {
                     "code", "const r = await amcp.run('customers_search', {limit: 500}); return r.customers.filter(c => c.tier === 'gold').length;"));
             assertFalse(proposed.isError(), text(proposed));
             long id = ((Number) structured(proposed).get("proposalId")).longValue();
+            HttpResponse<String> longNote = McpHttp.HTTP.send(HttpRequest.newBuilder(URI.create(McpHttp.base() + "/api/proposals/" + id + "/reject"))
+                    .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"note\":\"" + "n".repeat(2001) + "\"}")).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(400, longNote.statusCode(), longNote.body());
+            assertTrue(longNote.body().contains("A review note is limited to 2000 characters; this one has 2001"), longNote.body());
             HttpResponse<String> accepted = McpHttp.HTTP.send(HttpRequest.newBuilder(URI.create(McpHttp.base() + "/api/proposals/" + id + "/accept"))
                     .header("Authorization", "Bearer " + key).POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(201, accepted.statusCode(), accepted.body());
@@ -196,7 +190,11 @@ class CodeModeMcpIT {
             assertEquals(400, again.statusCode(), "a proposal is accepted once");
             McpSchema.CallToolResult gold = call(client, "gold_count", Map.of());
             assertFalse(gold.isError(), text(gold));
-            assertTrue(Integer.parseInt(text(gold)) >= 0);
+            @SuppressWarnings("unchecked")
+            var customers = (java.util.List<Map<String, Object>>) structured(call(client, "customers_search", Map.of("limit", 500))).get("customers");
+            long expected = customers.stream().filter(c -> "gold".equals(c.get("tier"))).count();
+            assertTrue(expected > 0, "the demo data has gold customers");
+            assertEquals(expected, Long.parseLong(text(gold)), "the accepted tool counts exactly the gold customers");
         }
     }
 }

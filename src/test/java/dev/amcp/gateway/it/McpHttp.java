@@ -88,6 +88,23 @@ public final class McpHttp {
         return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** Sends code_execute over a raw socket and hangs up after {@code afterMs}, without notifications/cancelled. */
+    public static void callAndHangUp(String endpoint, String key, String code, long afterMs) throws Exception {
+        byte[] body = request(1, "tools/call", jakarta.json.Json.createObjectBuilder().add("name", "code_execute")
+                .add("arguments", jakarta.json.Json.createObjectBuilder().add("code", code)).build().toString())
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        URI base = URI.create(base());
+        try (java.net.Socket socket = new java.net.Socket(base.getHost(), base.getPort())) {
+            java.io.OutputStream out = socket.getOutputStream();
+            out.write(("POST " + endpoint + " HTTP/1.1\r\nHost: " + base.getHost() + ":" + base.getPort() + "\r\nAuthorization: Bearer " + key
+                    + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: " + body.length
+                    + "\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            out.write(body);
+            out.flush();
+            Thread.sleep(afterMs);
+        }
+    }
+
     public static String request(Object id, String method, String params) {
         return "{\"jsonrpc\":\"2.0\",\"id\":" + (id instanceof String s ? "\"" + s + "\"" : id) + ",\"method\":\"" + method + "\""
                 + (params == null ? "" : ",\"params\":" + params) + "}";

@@ -14,10 +14,13 @@ import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.OperateOnDeployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
@@ -25,29 +28,57 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The runner dies in the middle of a run: the run ends at once with ERROR, its audit row is written, and once a
- * runner is back the next run works. This test owns its runner (a second supervisor on a port of its own) so it
- * can kill it without disturbing the other tests.
+ * The runner fails under the gateway. It dies in the middle of a run: the run ends at once with ERROR, its audit row
+ * is written, and once a runner is back the next run works. It hangs (its supervisor stopped with SIGSTOP): runs end
+ * within their wall time, new runs are refused within the connect timeout, a client that goes away cancels its run at
+ * once, and the run slots come back. Each test owns its runner (a supervisor on a port of its own) so it can kill or
+ * stop it without disturbing the other tests.
  */
 @ExtendWith(ArquillianExtension.class)
 class RunnerCrashIT {
 
     static final String NAME = "amcp-crash";
+    static final String STUCK = "amcp-stuck";
     static final String TOKEN = "crash-test-token-" + Long.toHexString(System.nanoTime());
     static final int PORT = freePort();
+    static final int STUCK_PORT = freePort();
+    static final long STUCK_TIMEOUT_MS = 5000;
+    static final long STUCK_CONNECT_MS = 2000;
     static Process runner;
+    static Process stuckRunner;
 
-    @Deployment(testable = false)
+    @Deployment(name = "crash", testable = false)
     static WebArchive deployment() {
         Deployments.requireRunner(); // the shared runner proves Deno is installed; this test starts its own
         return Deployments.gateway(NAME, false, Map.of("CODE_RUNNER_URL", "ws://127.0.0.1:" + PORT, "CODE_RUNNER_TOKEN", TOKEN,
                 "AMCP_CODE_TIMEOUT_MS", "30000"));
     }
 
+    @Deployment(name = "stuck", testable = false)
+    static WebArchive stuckDeployment() {
+        Deployments.requireRunner();
+        return Deployments.gateway(STUCK, false, Map.of("CODE_RUNNER_URL", "ws://127.0.0.1:" + STUCK_PORT, "CODE_RUNNER_TOKEN", TOKEN,
+                "AMCP_CODE_TIMEOUT_MS", String.valueOf(STUCK_TIMEOUT_MS), "AMCP_CODE_RUNNER_CONNECT_TIMEOUT_MS", String.valueOf(STUCK_CONNECT_MS),
+                "AMCP_CODE_MAX_CONCURRENT_RUNS", "2"));
+    }
+
     @AfterAll
     static void stopRunner() {
-        if (runner != null) {
-            runner.destroyForcibly();
+        for (Process p : new Process[]{runner, stuckRunner}) {
+            if (p != null) {
+                signal(p, "CONT");
+                p.destroyForcibly();
+            }
+        }
+    }
+
+    static void signal(Process p, String signal) {
+        try {
+            new ProcessBuilder("kill", "-" + signal, String.valueOf(p.pid())).inheritIO().start().waitFor(5, TimeUnit.SECONDS);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -60,24 +91,28 @@ class RunnerCrashIT {
     }
 
     static void startRunner() throws Exception {
+        runner = startRunner(PORT, "target/crash-runner.log");
+    }
+
+    static Process startRunner(int port, String logFile) throws Exception {
         ProcessBuilder builder = new ProcessBuilder("runner-image/run-local.sh")
-                .redirectErrorStream(true).redirectOutput(new File("target/crash-runner.log"));
+                .redirectErrorStream(true).redirectOutput(new File(logFile));
         builder.environment().put("CODE_RUNNER_TOKEN", TOKEN);
-        builder.environment().put("CODE_RUNNER_PORT", String.valueOf(PORT));
+        builder.environment().put("CODE_RUNNER_PORT", String.valueOf(port));
         builder.environment().put("CODE_RUNNER_POOL_SIZE", "1");
-        runner = builder.start();
+        Process started = builder.start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline) {
-            try (Socket probe = new Socket("127.0.0.1", PORT)) {
-                return;
+            try (Socket probe = new Socket("127.0.0.1", port)) {
+                return started;
             } catch (IOException notYet) {
-                if (!runner.isAlive()) {
-                    throw new IllegalStateException("the test runner exited; see target/crash-runner.log");
+                if (!started.isAlive()) {
+                    throw new IllegalStateException("the test runner exited; see " + logFile);
                 }
                 Thread.sleep(200);
             }
         }
-        throw new IllegalStateException("the test runner did not listen within 60 s; see target/crash-runner.log");
+        throw new IllegalStateException("the test runner did not listen within 60 s; see " + logFile);
     }
 
     static String base() {
@@ -85,19 +120,32 @@ class RunnerCrashIT {
     }
 
     static JsonObject lastRun(String key) throws Exception {
-        HttpResponse<String> r = McpHttp.HTTP.send(HttpRequest.newBuilder(URI.create(base() + "/api/code-runs?limit=1"))
+        return runs(NAME, key, 1).getJsonObject(0);
+    }
+
+    static jakarta.json.JsonArray runs(String deployment, String key, int limit) throws Exception {
+        HttpResponse<String> r = McpHttp.HTTP.send(HttpRequest.newBuilder(URI.create(McpHttp.base() + "/" + deployment + "/api/code-runs?limit=" + limit))
                 .header("Authorization", "Bearer " + key).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, r.statusCode(), r.body());
-        return McpHttp.parse(r.body()).asJsonObject().getJsonArray("runs").getJsonObject(0);
+        return McpHttp.parse(r.body()).asJsonObject().getJsonArray("runs");
+    }
+
+    static String tenantKey(String deployment) throws Exception {
+        HttpResponse<String> setup = McpHttp.HTTP.send(HttpRequest.newBuilder(URI.create(McpHttp.base() + "/" + deployment + "/it-code-setup/tenant"))
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, setup.statusCode(), setup.body());
+        return McpHttp.parse(setup.body()).asJsonObject().getString("key");
+    }
+
+    static McpSchema.CallToolResult codeExecute(McpSyncClient client, String code) {
+        return client.callTool(new McpSchema.CallToolRequest("code_execute", Map.of("code", code)));
     }
 
     @Test
+    @OperateOnDeployment("crash")
     void aRunnerKilledMidRunEndsTheRunWithErrorAndTheNextRunWorksAfterARestart() throws Exception {
         startRunner();
-        HttpResponse<String> setup = McpHttp.HTTP.send(HttpRequest.newBuilder(URI.create(base() + "/it-code-setup/tenant"))
-                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, setup.statusCode(), setup.body());
-        String key = McpHttp.parse(setup.body()).asJsonObject().getString("key");
+        String key = tenantKey(NAME);
         try (McpSyncClient client = McpHttp.sdkClient("/" + NAME + "/mcp/demo", key)) {
             client.initialize();
             // The sandbox waits (it does not spin), so the orphan left by the kill ends by itself.
@@ -122,4 +170,78 @@ class RunnerCrashIT {
         }
     }
 
+
+    @Test
+    @OperateOnDeployment("stuck")
+    void aStoppedRunnerEndsRunsWithinTheirWallTimeAndFreesTheirSlots() throws Exception {
+        stuckRunner = startRunner(STUCK_PORT, "target/stuck-runner.log");
+        String key = tenantKey(STUCK);
+        long limitMs = STUCK_TIMEOUT_MS + 1500 + 1000; // wall time, the gateway's grace, and slack for this machine
+        try (McpSyncClient client = McpHttp.sdkClient("/" + STUCK + "/mcp/demo", key)) {
+            client.initialize();
+            assertFalse(codeExecute(client, "return 1;").isError(), "the runner works before it is stopped");
+
+            // 1. The supervisor stops in the middle of a run: the run ends by its wall time, as ERROR.
+            long start = System.nanoTime();
+            CompletableFuture<McpSchema.CallToolResult> running = CompletableFuture.supplyAsync(() ->
+                    codeExecute(client, "await new Promise(r => setTimeout(r, 20000)); return 1;"));
+            Thread.sleep(1500);
+            signal(stuckRunner, "STOP");
+            McpSchema.CallToolResult midRun = running.get(30, TimeUnit.SECONDS);
+            long midRunMs = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(midRun.isError());
+            JsonObject audited = runs(STUCK, key, 1).getJsonObject(0);
+            assertEquals("ERROR", audited.getString("status"), audited.toString());
+            assertTrue(audited.getString("error").contains("did not end the run within its wall time"), audited.toString());
+            assertTrue(midRunMs < limitMs, "a run on a stopped runner took " + midRunMs + " ms");
+
+            // 2. New runs while it is stopped, twice as many as the node's 2 slots: each is refused within its wall time.
+            List<CompletableFuture<Long>> burst = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                burst.add(CompletableFuture.supplyAsync(() -> {
+                    try (McpSyncClient own = McpHttp.sdkClient("/" + STUCK + "/mcp/demo", key)) {
+                        own.initialize();
+                        long t0 = System.nanoTime();
+                        assertTrue(codeExecute(own, "return 2;").isError());
+                        return (System.nanoTime() - t0) / 1_000_000;
+                    }
+                }));
+            }
+            List<Long> burstMs = new ArrayList<>();
+            for (CompletableFuture<Long> run : burst) {
+                burstMs.add(run.get(60, TimeUnit.SECONDS));
+            }
+            var refused = runs(STUCK, key, 4);
+            for (int i = 0; i < 4; i++) {
+                JsonObject run = refused.getJsonObject(i);
+                assertEquals("REFUSED", run.getString("status"), run.toString());
+                assertTrue(run.getString("error").contains("did not accept the connection within"), run.toString());
+            }
+            assertTrue(burstMs.stream().allMatch(ms -> ms < limitMs), "runs against a stopped runner took " + burstMs + " ms");
+
+            // 3. A client that goes away while the runner is stopped cancels its run at once, not at the connect timeout.
+            McpHttp.callAndHangUp("/" + STUCK + "/mcp/demo", key, "return 3;", 300);
+            JsonObject abandoned = runs(STUCK, key, 1).getJsonObject(0);
+            long waitUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (("RUNNING".equals(abandoned.getString("status")) || !abandoned.containsKey("wallMs")) && System.nanoTime() < waitUntil) {
+                Thread.sleep(100);
+                abandoned = runs(STUCK, key, 1).getJsonObject(0);
+            }
+            assertEquals("CANCELLED", abandoned.getString("status"), abandoned.toString());
+            assertTrue(abandoned.getJsonNumber("wallMs").longValue() < STUCK_CONNECT_MS, "cancelled before the runner answered: " + abandoned);
+            System.out.printf("RunnerCrashIT: stopped runner: mid-run ended after %d ms (wall time %d ms); new runs refused after %s ms "
+                    + "(connect timeout %d ms, 2 slots, 4 runs); abandoned run cancelled after %d ms%n", midRunMs, STUCK_TIMEOUT_MS, burstMs,
+                    STUCK_CONNECT_MS, abandoned.getJsonNumber("wallMs").longValue());
+
+            // 4. Resumed: the slots came back, so runs beyond the two slots still succeed.
+            signal(stuckRunner, "CONT");
+            for (int i = 0; i < 3; i++) {
+                McpSchema.CallToolResult ok = codeExecute(client, "return 40 + " + i + ";");
+                assertFalse(ok.isError(), ok.toString());
+            }
+            assertEquals("SUCCESS", runs(STUCK, key, 1).getJsonObject(0).getString("status"));
+        } finally {
+            signal(stuckRunner, "CONT");
+        }
+    }
 }

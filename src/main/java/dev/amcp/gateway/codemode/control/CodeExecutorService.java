@@ -17,8 +17,6 @@ import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.inject.Inject;
-import jakarta.websocket.DeploymentException;
-import java.io.IOException;
 import java.time.YearMonth;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +35,7 @@ import java.util.logging.Logger;
 public class CodeExecutorService implements CancellationListener {
 
     private static final Logger LOG = Logger.getLogger(CodeExecutorService.class.getName());
+    private static final long SLOT_POLL_MS = 100;
 
     @Inject
     Settings settings;
@@ -56,61 +55,69 @@ public class CodeExecutorService implements CancellationListener {
     @Inject
     CodeRunUsage usage;
 
+    @Inject
+    CodeRunSettings runSettings;
+
     @Resource
     ManagedExecutorService executor;
 
-    /** Code runs this node executes at once; more wait briefly, then end as LIMIT (see {@link #admitAndRun}). */
+    /** Code runs this node executes at once; more wait, within their own wall time, then end as LIMIT. */
     private Semaphore runSlots;
 
     @jakarta.annotation.PostConstruct
     void init() {
-        runSlots = new Semaphore(settings.getInt("AMCP_CODE_MAX_CONCURRENT_RUNS", 16), true);
+        runSlots = new Semaphore(runSettings.values().maxConcurrentRuns(), true);
     }
 
-    /** Runs in flight on this node, by the request key of the call that started them, for cancellation. */
+    /** Runs admitted on this node, by the request key of the call that started them, for cancellation. */
     private final Map<String, RunSession> active = new ConcurrentHashMap<>();
 
     public boolean configured() {
         return connector.configured();
     }
 
-    /** The gateway's ceilings, from settings. */
+    /** The gateway's ceilings, from settings (checked at start). */
     public RunLimits limits() {
-        return new RunLimits(
-                settings.getInt("AMCP_CODE_TIMEOUT_MS", 10_000),
-                settings.getInt("AMCP_CODE_MEMORY_MB", 128),
-                settings.getInt("AMCP_CODE_MAX_BRIDGE_CALLS", 200),
-                settings.getInt("AMCP_CODE_MAX_CONCURRENT_BRIDGE_CALLS", 8),
-                settings.getInt("AMCP_CODE_MAX_FRAME_BYTES", 1024 * 1024),
-                settings.getInt("AMCP_CODE_MAX_RESULT_BYTES", 1024 * 1024),
-                settings.getInt("AMCP_CODE_MAX_CONSOLE_BYTES", 64 * 1024));
+        return runSettings.limits();
     }
 
     public RunOutcome run(CodeRunRequest request) {
+        return runOrRefuse(request, null);
+    }
+
+    /** Records a run refused before it could start (e.g. a code tool changed outside an admin's save). */
+    public RunOutcome refuse(CodeRunRequest request, String reason) {
+        return runOrRefuse(request, reason);
+    }
+
+    private RunOutcome runOrRefuse(CodeRunRequest request, String refusal) {
         String runId = UUID.randomUUID().toString();
         try (LogContext.Scope logged = LogContext.put(LogContext.RUN_ID, runId)) {
-            return runLogged(runId, request);
+            return runLogged(runId, request, refusal);
         }
     }
 
-    private RunOutcome runLogged(String runId, CodeRunRequest request) {
+    private RunOutcome runLogged(String runId, CodeRunRequest request, String refusal) {
         var invoker = request.invoker();
         long row = recorder.begin(new CodeRunRecorder.RunIdentity(runId, invoker.workspaceId(), request.serverId(), request.toolId(),
                 request.toolName(), request.inline(), invoker.userId(), invoker.apiKeyId(), request.runAsMode(),
                 request.bridgeCaller().role().name(), Hashes.sha256(request.code())));
-        RunOutcome outcome;
+        RunOutcome outcome = null;
         try {
-            outcome = connector.unavailableReason().map(reason -> RunOutcome.refused(runId, reason))
+            outcome = java.util.Optional.ofNullable(refusal).or(connector::unavailableReason).map(reason -> RunOutcome.refused(runId, reason))
                     .orElseGet(() -> admitAndRun(runId, request));
         } catch (RuntimeException e) {
-            String reference = runId.substring(0, 8);
             LOG.log(Level.SEVERE, "Code run " + runId + " failed inside the gateway", e);
-            outcome = new RunOutcome(runId, RunStatus.ERROR, null, "The gateway failed to run the code (reference " + reference + ")",
-                    "", List.of(), 0, 0);
+        } finally {
+            // Whatever happened above (an Error included), the row is closed with a final status.
+            if (outcome == null) {
+                outcome = new RunOutcome(runId, RunStatus.ERROR, null, "The gateway failed to run the code (reference "
+                        + runId.substring(0, 8) + ")", "", List.of(), 0, 0);
+            }
+            recorder.finish(row, new CodeRunRecorder.RunEnd(outcome.status().name(), outcome.error(), outcome.traceJson(),
+                    outcome.trace().size(), JsonSupport.utf8Length(request.code()) + JsonSupport.utf8Length(String.valueOf(request.input())),
+                    outcome.outputBytes(), JsonSupport.utf8Length(outcome.console()), outcome.console()));
         }
-        recorder.finish(row, new CodeRunRecorder.RunEnd(outcome.status().name(), outcome.error(), outcome.traceJson(),
-                outcome.trace().size(), JsonSupport.utf8Length(request.code()) + JsonSupport.utf8Length(String.valueOf(request.input())),
-                outcome.outputBytes(), JsonSupport.utf8Length(outcome.console()), outcome.console()));
         RunOutcome finished = outcome;
         LOG.fine(() -> "code run " + runId + " " + finished.status() + " in " + finished.wallMs() + " ms, "
                 + finished.trace().size() + " bridge call(s)");
@@ -118,20 +125,21 @@ public class CodeExecutorService implements CancellationListener {
     }
 
     private RunOutcome admitAndRun(String runId, CodeRunRequest request) {
+        long admittedNanos = System.nanoTime(); // the run's wall time counts from here
         YearMonth month = CodeRunUsage.currentMonth();
         try {
-            admission.admit(request.invoker(), month);
+            admission.admit(request.invoker(), month, request);
         } catch (GateRefusedException e) {
             return new RunOutcome(runId, RunStatus.LIMIT, null, e.getMessage(), "", List.of(), 0, 0);
         }
-        RunOutcome outcome = runAdmitted(runId, request);
+        RunOutcome outcome = runAdmitted(runId, request, admittedNanos);
         if (outcome.status() == RunStatus.REFUSED) {
             usage.uncount(request.invoker().workspaceId(), month); // the runner never ran it
         }
         return outcome;
     }
 
-    private RunOutcome runAdmitted(String runId, CodeRunRequest request) {
+    private RunOutcome runAdmitted(String runId, CodeRunRequest request, long admittedNanos) {
         // Bridge calls run on executor threads; they carry this request's and run's ids into their log lines.
         var logContext = LogContext.snapshot();
         java.util.concurrent.Executor withContext = task -> executor.execute(() -> {
@@ -139,39 +147,19 @@ public class CodeExecutorService implements CancellationListener {
                 task.run();
             }
         });
-        RunLimits limits = limits();
-        // A burst must not take every request thread and pooled connection: beyond the per-node slots a run
-        // waits at most its own timeout, then ends as LIMIT (and is audited like any other run).
-        try {
-            if (!runSlots.tryAcquire(limits.timeoutMs(), TimeUnit.MILLISECONDS)) {
-                return new RunOutcome(runId, RunStatus.LIMIT, null, "This gateway is already running its maximum of code runs "
-                        + "(AMCP_CODE_MAX_CONCURRENT_RUNS); try again shortly", "", List.of(), 0, 0);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return new RunOutcome(runId, RunStatus.CANCELLED, null, "The run was cancelled while waiting for a slot", "", List.of(), 0, 0);
-        }
-        try {
-            return runInSlot(runId, request, limits, withContext);
-        } finally {
-            runSlots.release();
-        }
-    }
-
-    private RunOutcome runInSlot(String runId, CodeRunRequest request, RunLimits limits, java.util.concurrent.Executor withContext) {
-        RunSession session = new RunSession(runId, request, limits, dispatcher, withContext);
-        String requestKey = CallContext.current().requestKey();
+        RunSession session = new RunSession(runId, request, limits(), dispatcher, withContext, admittedNanos);
+        // Registered before the slot wait, so a client that gives up cancels the run wherever it is.
+        CallContext call = CallContext.current();
+        String requestKey = call.requestKey();
         if (requestKey != null) {
             active.put(requestKey, session);
         }
         try {
-            try {
-                connector.open(session);
-            } catch (DeploymentException | IOException | RuntimeException e) {
-                LOG.warning(() -> "Code run " + runId + " refused: the runner did not accept the connection: " + e);
-                return RunOutcome.refused(runId, refusal(e));
+            if (call.isCancelled()) {
+                session.cancel(call.cancelReason());
+                return session.await();
             }
-            return session.await();
+            return runInSlot(session);
         } finally {
             if (requestKey != null) {
                 active.remove(requestKey, session);
@@ -179,21 +167,46 @@ public class CodeExecutorService implements CancellationListener {
         }
     }
 
-    /** A client cancelled the call that started a run on this node: ask the runner to stop it. */
+    /**
+     * A burst must not take every request thread and pooled connection: beyond the per-node slots a run waits, but
+     * only within its own wall time, and leaves the queue at once when it is cancelled.
+     */
+    private RunOutcome runInSlot(RunSession session) {
+        try {
+            while (!runSlots.tryAcquire(Math.max(0, Math.min(SLOT_POLL_MS, session.remainingMillis() - RunLimits.MIN_TIMEOUT_MS)),
+                    TimeUnit.MILLISECONDS)) {
+                if (session.isDone()) {
+                    return session.await();
+                }
+                if (session.remainingMillis() <= RunLimits.MIN_TIMEOUT_MS) {
+                    return session.end(RunStatus.LIMIT, "This gateway is already running its maximum of code runs ("
+                            + CodeRunSettings.MAX_CONCURRENT_RUNS + "); try again shortly");
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            session.cancel("interrupted while waiting for a slot");
+            return session.await();
+        }
+        try {
+            return session.run(connector::openAsync, runSettings.values().connectTimeoutMs());
+        } finally {
+            runSlots.release();
+        }
+    }
+
+    /** A client cancelled (or abandoned) the call that started a run on this node: the run ends now. */
     @Override
     public void cancelled(String requestKey, String reason) {
         RunSession session = requestKey == null ? null : active.get(requestKey);
         if (session != null) {
             LOG.info(() -> "Cancelling the code run of request " + requestKey + ": " + reason);
-            session.cancel();
+            session.cancel(reason);
         }
     }
 
-    static String refusal(Exception e) {
-        String detail = String.valueOf(e.getMessage()) + (e.getCause() == null ? "" : " " + e.getCause().getMessage());
-        if (detail.contains("401") || detail.contains("403")) {
-            return "The code runner rejected the gateway's credentials (check CODE_RUNNER_TOKEN); the run was refused";
-        }
-        return "The code runner is unreachable; the run was refused. Code never runs inside the gateway.";
+    /** Run slots free on this node (a stuck runner must not keep them). */
+    public int freeRunSlots() {
+        return runSlots.availablePermits();
     }
 }

@@ -1,6 +1,7 @@
 package dev.amcp.gateway.codemode.control;
 
 import dev.amcp.gateway.audit.control.CodeRunUsage;
+import dev.amcp.gateway.codemode.entity.CodeRunRequest;
 import dev.amcp.gateway.codemode.entity.CodeToolDraft;
 import dev.amcp.gateway.governance.control.LicenseGate;
 import dev.amcp.gateway.governance.entity.Caller;
@@ -28,7 +29,10 @@ public final class CodeModeGates {
         return Arrays.stream(arguments).filter(type::isInstance).map(type::cast).findFirst();
     }
 
-    /** {@code allowWrites} needs the Enterprise edition. */
+    /**
+     * {@code allowWrites} needs the Enterprise edition: judged when a code tool is saved (its draft) and again when it
+     * runs (a run whose bridge may call write tools), so a downgraded license stops the writes of tools saved before.
+     */
     @ApplicationScoped
     public static class Writes implements LicenseGate {
         @Override
@@ -38,7 +42,9 @@ public final class CodeModeGates {
 
         @Override
         public Decision judge(LicenseTerms terms, Object[] arguments) {
-            boolean wantsWrites = argument(arguments, CodeToolDraft.class).map(d -> d.spec().allowWrites()).orElse(false);
+            boolean wantsWrites = argument(arguments, CodeToolDraft.class).map(d -> d.spec().allowWrites())
+                    .or(() -> argument(arguments, CodeRunRequest.class).map(r -> !r.bridgeCaller().scope().readOnlyOnly()))
+                    .orElse(false);
             if (wantsWrites && !terms.allowsWrites()) {
                 return Decision.refuse(Message.of("gate.codeToolWrites",
                         "Code tools that write (allowWrites) need the Enterprise edition; this gateway runs the {0} edition",
@@ -48,7 +54,10 @@ public final class CodeModeGates {
         }
     }
 
-    /** {@code maxCodeTools} per workspace: hard on community and trial, a warning on paid editions. */
+    /**
+     * {@code maxCodeTools} per workspace: hard on community and trial, a warning on paid editions. It runs inside the
+     * saving transaction and locks the workspace row first, so the count and the insert cannot be raced.
+     */
     @ApplicationScoped
     public static class ToolCount implements LicenseGate {
         @PersistenceContext(unitName = "amcp")
@@ -63,6 +72,8 @@ public final class CodeModeGates {
         public Decision judge(LicenseTerms terms, Object[] arguments) {
             Caller caller = argument(arguments, Caller.class).orElseThrow();
             Long updating = argument(arguments, Long.class).orElse(-1L);
+            // Saves of one workspace take turns from here to their commit, so two cannot both see room for one more.
+            em.createNativeQuery("select id from workspaces where id = ? for update").setParameter(1, caller.workspaceId()).getResultList();
             long others = em.createQuery("select count(t) from McpTool t where t.workspaceId = :ws and t.method = :code and t.id <> :self", Long.class)
                     .setParameter("ws", caller.workspaceId()).setParameter("code", McpTool.CODE).setParameter("self", updating)
                     .getSingleResult();

@@ -5,7 +5,6 @@ import dev.amcp.gateway.codemode.entity.CodeToolSpec;
 import dev.amcp.gateway.governance.entity.CallScope;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Role;
-import dev.amcp.gateway.platform.control.Hashes;
 import dev.amcp.gateway.tools.control.ToolInvoker;
 import dev.amcp.gateway.tools.entity.McpTool;
 import dev.amcp.gateway.tools.entity.ToolResult;
@@ -17,8 +16,9 @@ import java.util.Set;
 
 /**
  * Runs saved code tools ({@code method = code}). The bridge may call only the tools in {@code uses}, writes only
- * with {@code allowWrites}, never another code tool. {@code runAs = definer} answers under the definer's role, but
- * only while the code is exactly the code the definer saved (its hash is pinned).
+ * with {@code allowWrites}, never another code tool. A tool runs only while its whole definition is what an admin
+ * saved ({@link CodeToolPin}); {@code runAs = definer} then answers under the definer's role. A refused run is
+ * audited like any other.
  */
 @ApplicationScoped
 public class CodeToolInvoker implements ToolInvoker {
@@ -39,17 +39,22 @@ public class CodeToolInvoker implements ToolInvoker {
         CodeToolSpec spec = CodeToolSpec.from(tool.getEndpointMapping());
         CallScope bridgeScope = new CallScope(null, Set.copyOf(spec.uses()), !spec.allowWrites(), false);
         Caller runAs = caller;
-        if (CodeToolSpec.DEFINER.equals(spec.runAs())) {
+        String refusal = null;
+        if (!CodeToolPin.of(spec, tool.getInputSchema()).equals(tool.getPinnedCodeSha256())) {
+            refusal = "Code tool '" + tool.getName() + "' was changed outside an admin's save (its code, uses, allowWrites, runAs "
+                    + "or input schema no longer match what was saved); an admin must save it again";
+        } else if (CodeToolSpec.DEFINER.equals(spec.runAs())) {
             Role definerRole = tool.getDefinerRoleId() == null ? null : workspaces.findRole(tool.getDefinerRoleId());
-            if (definerRole == null || !Hashes.sha256(spec.code()).equals(tool.getPinnedCodeSha256())) {
-                return ToolResult.error("Code tool '" + tool.getName() + "' runs as its definer, but its code no longer matches "
-                        + "the code the definer saved; an admin must save it again");
+            if (definerRole == null) {
+                refusal = "Code tool '" + tool.getName() + "' runs as its definer, whose role no longer exists; an admin must save it again";
+            } else {
+                runAs = caller.withRole(definerRole.toGrant());
             }
-            runAs = caller.withRole(definerRole.toGrant());
         }
         // The bridge scope replaces the entry point's: uses[] may name tools of other servers of the workspace.
         Caller bridge = new Caller(runAs.workspaceId(), runAs.userId(), runAs.apiKeyId(), runAs.username(), runAs.role(), bridgeScope);
-        return CodeResults.toToolResult(executor.run(new CodeRunRequest(caller, bridge, spec.code(), args, false,
-                tool.getServerId(), tool.getId(), tool.getName(), spec.runAs())));
+        CodeRunRequest request = new CodeRunRequest(caller, bridge, spec.code(), args, false, tool.getServerId(), tool.getId(),
+                tool.getName(), spec.runAs());
+        return CodeResults.toToolResult(refusal == null ? executor.run(request) : executor.refuse(request, refusal));
     }
 }

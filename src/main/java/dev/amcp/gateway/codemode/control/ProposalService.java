@@ -41,7 +41,18 @@ public class ProposalService {
     @Inject
     WorkspaceService workspaces;
 
-    /** Files a proposal from an agent; proposals always run as the invoker and never write until an admin says so. */
+    @Inject
+    CodeRunSettings runSettings;
+
+    /** The {@code review_note} column's width. */
+    static final int MAX_NOTE_CHARS = 2000;
+
+    /**
+     * Files a proposal from an agent; proposals always run as the invoker and never write until an admin says so. A
+     * proposer may have only so many waiting ({@code AMCP_CODE_MAX_PENDING_PROPOSALS}), each of bounded size
+     * ({@code AMCP_CODE_MAX_PROPOSAL_BYTES}); the count is taken under the workspace row's lock, so it cannot be raced.
+     */
+    @RequiresCapability(Capability.PROPOSE_CODE)
     public SkillSuggestion propose(Caller caller, long serverId, JsonObject args) {
         String name = JsonSupport.string(args, "name", "");
         if (!ToolService.TOOL_NAME.matcher(name).matches()) {
@@ -53,10 +64,33 @@ public class ProposalService {
         }
         var payload = JsonSupport.JSON.createObjectBuilder().add("code", code)
                 .add("uses", args.getOrDefault("uses", JsonValue.EMPTY_JSON_ARRAY))
-                .add("inputSchema", args.getOrDefault("inputSchema", JsonValue.NULL));
-        SkillSuggestion suggestion = new SkillSuggestion(caller.workspaceId(), serverId, SkillSuggestion.KIND_CODE_TOOL, name, payload.build());
-        suggestion.setDescription(JsonSupport.string(args, "description", null));
-        suggestion.setTitle(JsonSupport.string(args, "title", null));
+                .add("inputSchema", args.getOrDefault("inputSchema", JsonValue.NULL)).build();
+        String description = JsonSupport.string(args, "description", null);
+        String title = JsonSupport.string(args, "title", null);
+        int maxBytes = runSettings.values().maxProposalBytes();
+        long bytes = JsonSupport.utf8Length(payload.toString()) + (description == null ? 0 : JsonSupport.utf8Length(description))
+                + (title == null ? 0 : JsonSupport.utf8Length(title));
+        if (bytes > maxBytes) {
+            throw new InvalidInputException(Message.of("problem.proposal.tooLarge",
+                    "This proposal is {0} bytes; a proposal may be at most {1} bytes (code, uses, input schema and texts)", bytes, maxBytes));
+        }
+        em.createNativeQuery("select id from workspaces where id = ? for update").setParameter(1, caller.workspaceId()).getResultList();
+        var count = em.createQuery("select count(s) from SkillSuggestion s where s.workspaceId = :ws and s.kind = :kind"
+                        + " and s.status = 'pending' and " + (caller.userId() == null ? "s.proposedBy is null" : "s.proposedBy = :user"), Long.class)
+                .setParameter("ws", caller.workspaceId()).setParameter("kind", SkillSuggestion.KIND_CODE_TOOL);
+        if (caller.userId() != null) {
+            count.setParameter("user", caller.userId());
+        }
+        long waiting = count.getSingleResult();
+        int maxPending = runSettings.values().maxPendingProposals();
+        if (waiting >= maxPending) {
+            throw new InvalidInputException(Message.of("problem.proposal.tooMany",
+                    "You already have {0} proposals waiting for review, the most this gateway allows; wait until an admin reviews them",
+                    waiting));
+        }
+        SkillSuggestion suggestion = new SkillSuggestion(caller.workspaceId(), serverId, SkillSuggestion.KIND_CODE_TOOL, name, payload);
+        suggestion.setDescription(description);
+        suggestion.setTitle(title);
         suggestion.setProposedBy(caller.userId());
         em.persist(suggestion);
         return suggestion;
@@ -90,6 +124,10 @@ public class ProposalService {
 
     @RequiresCapability(Capability.ADMIN)
     public SkillSuggestion reject(Caller caller, long proposalId, String note) {
+        if (note != null && note.length() > MAX_NOTE_CHARS) {
+            throw new InvalidInputException(Message.of("problem.proposal.noteTooLong",
+                    "A review note is limited to {0} characters; this one has {1}", MAX_NOTE_CHARS, note.length()));
+        }
         SkillSuggestion proposal = pending(caller, proposalId);
         proposal.review("rejected", caller.userId(), note);
         return proposal;

@@ -1,7 +1,9 @@
 package dev.amcp.gateway.codemode.control;
 
 import dev.amcp.gateway.codemode.entity.SkillSuggestion;
+import dev.amcp.gateway.governance.control.GateRefusedException;
 import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.governance.entity.Capability;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.tools.control.ToolProvider;
 import dev.amcp.gateway.tools.entity.ToolDescriptor;
@@ -13,8 +15,9 @@ import jakarta.json.JsonObject;
 import java.util.List;
 
 /**
- * Offers {@code propose_code_tool} on {@code /mcp/{server}} of servers whose code mode is {@code inline}: an agent
- * that found a useful program can propose it as a code tool. Nothing runs or changes until an admin accepts it.
+ * Offers {@code propose_code_tool} on {@code /mcp/{server}} of servers whose code mode is {@code inline}, to roles
+ * holding {@code proposeCode} (admins do): an agent that found a useful program can propose it as a code tool.
+ * Nothing runs or changes until an admin accepts it.
  */
 @ApplicationScoped
 public class ProposeCodeToolProvider implements ToolProvider {
@@ -40,6 +43,9 @@ public class ProposeCodeToolProvider implements ToolProvider {
 
     @Override
     public List<VirtualTool> virtualTools(Caller caller) {
+        if (!caller.has(Capability.PROPOSE_CODE)) {
+            return List.of();
+        }
         var server = InlineServers.offering(caller, NAME, servers);
         if (server.isEmpty()) {
             return List.of();
@@ -56,7 +62,12 @@ public class ProposeCodeToolProvider implements ToolProvider {
 
             @Override
             public ToolResult call(Caller c, JsonObject args) {
-                SkillSuggestion proposal = proposals.propose(c, serverId, args);
+                SkillSuggestion proposal;
+                try {
+                    proposal = proposals.propose(c, serverId, args);
+                } catch (IllegalArgumentException | GateRefusedException e) {
+                    return ToolResult.error("Not proposed: " + e.getMessage());
+                }
                 return ToolResult.json(JsonSupport.JSON.createObjectBuilder().add("proposalId", proposal.getId())
                         .add("status", proposal.getStatus())
                         .add("message", "Proposed '" + proposal.getName() + "'; an admin will review it").build());

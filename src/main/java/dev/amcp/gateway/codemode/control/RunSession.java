@@ -7,6 +7,7 @@ import dev.amcp.gateway.codemode.entity.RunOutcome;
 import dev.amcp.gateway.codemode.entity.RunStatus;
 import dev.amcp.gateway.codemode.entity.RunnerFrames;
 import dev.amcp.gateway.platform.control.JsonSupport;
+import dev.amcp.gateway.tools.control.CallContext;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import jakarta.websocket.CloseReason;
@@ -15,7 +16,9 @@ import jakarta.websocket.EndpointConfig;
 import jakarta.websocket.MessageHandler;
 import jakarta.websocket.Session;
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -31,68 +34,151 @@ import java.util.logging.Logger;
 /**
  * One code run over one WebSocket to the runner. It answers bridge frames through the {@link BridgeDispatcher},
  * several at a time, and enforces every ceiling itself: frame size, bridge-call count and concurrency, console
- * and result bytes, and the wall clock. Whatever the runner claims, the first ceiling breached ends the run.
+ * and result bytes, and the wall clock, which runs from admission (slot wait and connecting included). Whatever the
+ * runner claims, or if it says nothing at all, the run ends by its deadline; when it ends, bridge calls still in
+ * flight are interrupted (which aborts their upstream requests) and queued ones are dropped.
  */
 final class RunSession extends Endpoint {
 
-    /** How long past the run's timeout the gateway waits for the runner's own verdict. */
+    /** How long past the run's deadline the gateway waits for the runner's own verdict. */
     static final long GRACE_MILLIS = 1_500;
+    /** Bridge calls waiting or in flight at once; the runner refuses more itself, so more is a runner fault. */
+    static final int MAX_PENDING_BRIDGE_CALLS = 64;
+    static final String CONSOLE_TRUNCATED = "… [console output truncated at %d bytes]\n";
     private static final Logger LOG = Logger.getLogger(RunSession.class.getName());
+
+    /** Starts opening the run's WebSocket with this session as its endpoint (the runner connector, or a test's stand-in). */
+    @FunctionalInterface
+    interface Connector {
+        CompletableFuture<?> connect(Endpoint endpoint);
+    }
 
     private final String runId;
     private final CodeRunRequest request;
     private final RunLimits limits;
     private final BridgeDispatcher dispatcher;
     private final Executor executor;
-    private final long startNanos = System.nanoTime();
+    private final long admittedNanos;
+    private final long deadlineNanos;
 
     private final CompletableFuture<RunOutcome> outcome = new CompletableFuture<>();
     private final Object sendLock = new Object();
     private final Set<Long> seenBridgeIds = ConcurrentHashMap.newKeySet();
     private final List<BridgeCall> trace = new ArrayList<>();
     private final AtomicInteger bridgeCalls = new AtomicInteger();
-    private final AtomicInteger inFlight = new AtomicInteger();
+    /** Guards the bridge queue, the running count and the threads answering calls. */
+    private final Object bridgeLock = new Object();
+    private final ArrayDeque<RunnerFrames.Bridge> waiting = new ArrayDeque<>();
+    private final Set<Thread> answering = new HashSet<>();
+    private int running;
+    private final CallContext bridgeContext = new CallContext(null, null);
     private final StringBuilder console = new StringBuilder();
     private long consoleBytes;
+    private boolean consoleTruncated;
+    private volatile boolean opened;
     private volatile Session session;
 
-    RunSession(String runId, CodeRunRequest request, RunLimits limits, BridgeDispatcher dispatcher, Executor executor) {
+    /**
+     * @param admittedNanos when the run was admitted ({@link System#nanoTime()}); its wall time counts from then
+     */
+    RunSession(String runId, CodeRunRequest request, RunLimits limits, BridgeDispatcher dispatcher, Executor executor, long admittedNanos) {
         this.runId = runId;
         this.request = request;
         this.limits = limits;
         this.dispatcher = dispatcher;
         this.executor = executor;
+        this.admittedNanos = admittedNanos;
+        this.deadlineNanos = admittedNanos + TimeUnit.MILLISECONDS.toNanos(limits.timeoutMs());
+    }
+
+    boolean isDone() {
+        return outcome.isDone();
+    }
+
+    /** Milliseconds left of the run's wall time (negative once past it). */
+    long remainingMillis() {
+        return TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
     }
 
     @Override
     public void onOpen(Session session, EndpointConfig config) {
         this.session = session;
+        this.opened = true;
+        if (outcome.isDone()) { // refused or cancelled while connecting: the runner must not start it
+            closeQuietly(session);
+            return;
+        }
         session.setMaxTextMessageBufferSize(limits.maxFrameBytes());
         session.addMessageHandler(String.class, (MessageHandler.Whole<String>) this::onFrame);
-        send(RunnerFrames.start(runId, request.code(), request.input(), limits));
+        // The runner gets what is left of the wall time, so its own timeout falls inside the gateway's deadline.
+        send(RunnerFrames.start(runId, request.code(), request.input(), limits.withTimeoutMs((int) Math.max(RunLimits.MIN_TIMEOUT_MS, remainingMillis()))));
     }
 
-    /** Waits for the run to end; past the wall time plus grace the gateway ends it itself. */
+    /**
+     * Connects (waiting at most {@code connectTimeoutMs}, and never past the deadline) and waits for the run
+     * to end. A runner that does not accept the connection in time refuses the run; one that then says nothing is
+     * ended by the deadline.
+     */
+    RunOutcome run(Connector connector, long connectTimeoutMs) {
+        CompletableFuture<?> connected;
+        try {
+            connected = connector.connect(this);
+        } catch (RuntimeException e) {
+            connected = CompletableFuture.failedFuture(e);
+        }
+        long waitMs = Math.max(0, Math.min(connectTimeoutMs, remainingMillis()));
+        try {
+            CompletableFuture.anyOf(connected, outcome).get(waitMs, TimeUnit.MILLISECONDS);
+            if (connected.isCompletedExceptionally()) {
+                connected.join();
+            }
+        } catch (TimeoutException e) {
+            LOG.warning(() -> "Code run " + runId + " refused: the runner did not accept the connection within " + waitMs + " ms");
+            finish(RunStatus.REFUSED, null, "The code runner did not accept the connection within " + waitMs
+                    + " ms (" + CodeRunSettings.CONNECT_TIMEOUT + "); the run was refused. Code never runs inside the gateway.");
+        } catch (java.util.concurrent.CompletionException | ExecutionException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            LOG.warning(() -> "Code run " + runId + " refused: the runner did not accept the connection: " + cause);
+            finish(RunStatus.REFUSED, null, refusal(cause));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            cancel("the request thread was interrupted");
+        }
+        return await();
+    }
+
+    /** Waits for the run to end; past the deadline plus grace the gateway ends it itself. */
     RunOutcome await() {
         try {
-            return outcome.get(limits.timeoutMs() + GRACE_MILLIS, TimeUnit.MILLISECONDS);
+            long waitMs = Math.max(0, remainingMillis() + GRACE_MILLIS);
+            return outcome.get(waitMs, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             send(RunnerFrames.cancel());
-            finish(RunStatus.LIMIT, null, "The run exceeded its wall time of " + limits.timeoutMs() + " ms");
+            finish(RunStatus.ERROR, null, "The code runner did not end the run within its wall time of " + limits.timeoutMs()
+                    + " ms; the gateway ended it (the runner may be stuck or overloaded)");
             return outcome.join();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            cancel();
-            finish(RunStatus.CANCELLED, null, "The run was cancelled");
+            cancel("the request thread was interrupted");
             return outcome.join();
         } catch (ExecutionException e) {
             throw new IllegalStateException(e.getCause());
         }
     }
 
-    /** Asks the runner to stop; the run ends when the runner confirms, or at the wall time. */
-    void cancel() {
+    /**
+     * The client gave up: the run ends now as CANCELLED, whether or not the runner ever answers, and the runner is
+     * asked to stop.
+     */
+    void cancel(String reason) {
         send(RunnerFrames.cancel());
+        finish(RunStatus.CANCELLED, null, "The run was cancelled" + (reason == null || reason.isBlank() ? "" : ": " + reason));
+    }
+
+    /** Ends the run with this status unless it already ended, and returns how it ended. */
+    RunOutcome end(RunStatus status, String error) {
+        finish(status, null, error);
+        return outcome.join();
     }
 
     void onFrame(String text) {
@@ -119,28 +205,74 @@ final class RunSession extends Endpoint {
         }
     }
 
+    /** Runs at most the concurrency limit at once; the rest wait their turn, up to the runner's own pending cap. */
     private void onBridge(RunnerFrames.Bridge bridge) {
         if (!seenBridgeIds.add(bridge.id())) {
             finish(RunStatus.ERROR, null, "Runner protocol error: bridge id " + bridge.id() + " was used twice");
-        } else if (bridgeCalls.incrementAndGet() > limits.maxBridgeCalls()) {
+            return;
+        }
+        if (bridgeCalls.incrementAndGet() > limits.maxBridgeCalls()) {
             finish(RunStatus.LIMIT, null, "The run made more than " + limits.maxBridgeCalls() + " bridge calls");
-        } else if (inFlight.incrementAndGet() > limits.maxConcurrentBridgeCalls()) {
-            finish(RunStatus.LIMIT, null, "The run had more than " + limits.maxConcurrentBridgeCalls() + " bridge calls in flight");
+            return;
+        }
+        boolean startNow;
+        synchronized (bridgeLock) {
+            if (running + waiting.size() >= MAX_PENDING_BRIDGE_CALLS) {
+                startNow = false;
+                waiting.clear();
+            } else if (running < limits.maxConcurrentBridgeCalls()) {
+                running++;
+                startNow = true;
+            } else {
+                waiting.add(bridge);
+                return;
+            }
+        }
+        if (startNow) {
+            try {
+                executor.execute(() -> answer(bridge));
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                finish(RunStatus.ERROR, null, "The gateway has no thread free to answer bridge calls");
+            }
         } else {
-            executor.execute(() -> answer(bridge));
+            finish(RunStatus.LIMIT, null, "The run had more than " + MAX_PENDING_BRIDGE_CALLS + " bridge calls pending");
         }
     }
 
-    private void answer(RunnerFrames.Bridge bridge) {
+    private void answer(RunnerFrames.Bridge first) {
+        RunnerFrames.Bridge bridge = first;
+        while (bridge != null) {
+            answerOne(bridge);
+            synchronized (bridgeLock) {
+                bridge = outcome.isDone() ? null : waiting.poll();
+                if (bridge == null) {
+                    running--;
+                }
+            }
+        }
+    }
+
+    private void answerOne(RunnerFrames.Bridge bridge) {
+        Thread self = Thread.currentThread();
+        synchronized (bridgeLock) {
+            if (outcome.isDone()) {
+                return;
+            }
+            answering.add(self);
+        }
         long start = System.nanoTime();
         BridgeDispatcher.Answer answer;
         try {
-            answer = dispatcher.handle(request.bridgeCaller(), bridge.op(), bridge.args());
+            answer = bridgeContext.run(() -> dispatcher.handle(request.bridgeCaller(), bridge.op(), bridge.args()));
         } catch (RuntimeException e) {
             LOG.log(Level.SEVERE, "Bridge call " + bridge.op() + " of run " + runId + " failed", e);
             answer = new BridgeDispatcher.Answer(false, null, "internal", "The gateway failed to answer this call", null);
+        } finally {
+            synchronized (bridgeLock) {
+                answering.remove(self);
+                Thread.interrupted(); // an interrupt meant for this call must not reach the pool thread's next task
+            }
         }
-        inFlight.decrementAndGet();
         String frame = answer.ok() ? RunnerFrames.bridgeOk(bridge.id(), answer.value())
                 : RunnerFrames.bridgeError(bridge.id(), answer.errorCode(), answer.message());
         synchronized (trace) {
@@ -154,18 +286,21 @@ final class RunSession extends Endpoint {
         send(frame);
     }
 
+    /** Console output past the cap is dropped behind one marker; the run goes on. */
     private void onConsole(RunnerFrames.Console line) {
-        boolean over;
         synchronized (console) {
+            if (consoleTruncated) {
+                return;
+            }
             String text = (line.level().equals("log") ? "" : "[" + line.level() + "] ") + line.text() + "\n";
-            consoleBytes += JsonSupport.utf8Length(text);
-            over = consoleBytes > limits.maxConsoleBytes();
-            if (!over) {
+            int bytes = JsonSupport.utf8Length(text);
+            if (consoleBytes + bytes > limits.maxConsoleBytes()) {
+                consoleTruncated = true;
+                console.append(String.format(CONSOLE_TRUNCATED, limits.maxConsoleBytes()));
+            } else {
+                consoleBytes += bytes;
                 console.append(text);
             }
-        }
-        if (over) {
-            finish(RunStatus.LIMIT, null, "Console output exceeded " + limits.maxConsoleBytes() + " bytes");
         }
     }
 
@@ -180,13 +315,26 @@ final class RunSession extends Endpoint {
                     finish(RunStatus.SUCCESS, value, null);
                 }
             }
-            case "error" -> finish(breachedRunnerLimit(done.error()) ? RunStatus.LIMIT : RunStatus.ERROR, null, describeError(done.error()));
+            case "error" -> {
+                if (runnerWasBusy(done.error())) {
+                    finish(RunStatus.REFUSED, null, "The code runner is busy (its queue is full); the run was refused, try again shortly");
+                } else {
+                    finish(breachedRunnerLimit(done.error()) ? RunStatus.LIMIT : RunStatus.ERROR, null, describeError(done.error()));
+                }
+            }
+            case "limit" -> finish(RunStatus.LIMIT, null, "The code runner stopped the run at one of its limits: "
+                    + (done.error() == null ? "no detail given" : JsonSupport.string(done.error(), "message", "no detail given")));
             case "timeout" -> finish(RunStatus.TIMEOUT, null, "The run exceeded its timeout of " + limits.timeoutMs() + " ms");
             case "memory" -> finish(RunStatus.LIMIT, null, "The run exceeded its memory limit of " + limits.memoryMb() + " MB");
             case "cancelled" -> finish(RunStatus.CANCELLED, null, "The run was cancelled");
             default -> finish(RunStatus.ERROR, null, "The runner ended the run with a protocol error"
                     + (done.error() == null ? "" : ": " + JsonSupport.string(done.error(), "message", "")));
         }
+    }
+
+    /** The runner's queue was full, so the code never ran: refused, not failed, and not counted against quota. */
+    static boolean runnerWasBusy(JsonObject error) {
+        return error != null && "BusyError".equals(JsonSupport.string(error, "name", ""));
     }
 
     /** The runner refused to go past a ceiling the gateway set (result size, bridge budget): that is a LIMIT. */
@@ -217,6 +365,15 @@ final class RunSession extends Endpoint {
         return b.toString();
     }
 
+    /** Why the runner did not accept the connection, in words: a rejected token is told apart from an absent runner. */
+    static String refusal(Throwable e) {
+        String detail = String.valueOf(e.getMessage()) + (e.getCause() == null ? "" : " " + e.getCause().getMessage());
+        if (detail.contains("401") || detail.contains("403")) {
+            return "The code runner rejected the gateway's credentials (check CODE_RUNNER_TOKEN); the run was refused";
+        }
+        return "The code runner is unreachable; the run was refused. Code never runs inside the gateway.";
+    }
+
     @Override
     public void onClose(Session session, CloseReason reason) {
         if (reason.getCloseCode() == CloseReason.CloseCodes.TOO_BIG) {
@@ -228,7 +385,9 @@ final class RunSession extends Endpoint {
 
     @Override
     public void onError(Session session, Throwable error) {
-        finish(RunStatus.ERROR, null, "The connection to the code runner failed (" + error.getClass().getSimpleName() + ")");
+        if (opened) { // a failed connect is reported by the opener, as a refusal
+            finish(RunStatus.ERROR, null, "The connection to the code runner failed (" + error.getClass().getSimpleName() + ")");
+        }
     }
 
     private void send(String text) {
@@ -254,17 +413,34 @@ final class RunSession extends Endpoint {
         synchronized (trace) {
             calls = List.copyOf(trace);
         }
-        long wallMs = (System.nanoTime() - startNanos) / 1_000_000;
+        long wallMs = (System.nanoTime() - admittedNanos) / 1_000_000;
         long outputBytes = value == null ? 0 : JsonSupport.utf8Length(value.toString());
         if (outcome.complete(new RunOutcome(runId, status, value, error, consoleText, calls, wallMs, outputBytes))) {
+            stopBridgeCalls();
             Session s = session;
-            if (s != null && s.isOpen()) {
-                try {
-                    s.close();
-                } catch (IOException | IllegalStateException ignored) {
-                    // the run is decided; a failed close changes nothing
-                }
+            if (s != null) {
+                // Off this thread: closing towards a runner that stopped reading must not hold up the answer.
+                executor.execute(() -> closeQuietly(s));
             }
+        }
+    }
+
+    /** The run is decided: queued calls are dropped, and calls in flight are interrupted, aborting their upstream requests. */
+    private void stopBridgeCalls() {
+        bridgeContext.cancel("the code run ended");
+        synchronized (bridgeLock) {
+            waiting.clear();
+            answering.forEach(Thread::interrupt);
+        }
+    }
+
+    private static void closeQuietly(Session s) {
+        try {
+            if (s.isOpen()) {
+                s.close();
+            }
+        } catch (IOException | IllegalStateException ignored) {
+            // the run is decided; a failed close changes nothing
         }
     }
 }

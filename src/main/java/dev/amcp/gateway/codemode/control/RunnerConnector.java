@@ -2,7 +2,10 @@ package dev.amcp.gateway.codemode.control;
 
 import dev.amcp.gateway.platform.control.Migrations;
 import dev.amcp.gateway.platform.control.Settings;
+import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Priority;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.Startup;
@@ -22,6 +25,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
 
 /**
  * Connects to the code runner. The WebSocket container is obtained once at start-up, on a thread with the
@@ -36,6 +44,18 @@ public class RunnerConnector {
 
     @Inject
     Settings settings;
+
+    /**
+     * Connections being opened. Against a runner that accepts TCP but never answers the upgrade (a stopped supervisor)
+     * a connect blocks its thread until the runner wakes, so connects get threads of their own, never the server's
+     * shared pool, and only so many may be waiting; past that, runs are refused at once.
+     */
+    static final int MAX_PENDING_CONNECTS = 32;
+    private final Semaphore pendingConnects = new Semaphore(MAX_PENDING_CONNECTS);
+    private volatile ExecutorService connectThreads;
+
+    @Resource
+    ManagedThreadFactory threadFactory;
 
     private volatile WebSocketContainer container;
     // HTTP/1.1: an h2c upgrade header would reach the runner's WebSocket upgrade handler instead of /healthz.
@@ -55,8 +75,53 @@ public class RunnerConnector {
                 : Optional.of("Code mode is not configured on this gateway: the operator has not set " + URL_SETTING);
     }
 
-    /** Opens the WebSocket of one run. The token travels only in the upgrade's Authorization header. */
-    public Session open(Endpoint endpoint) throws DeploymentException, IOException {
+    /**
+     * Starts opening a WebSocket to the runner on a connect thread; the caller decides how long to wait. Fails at once
+     * when too many earlier connects are still unanswered.
+     */
+    public CompletableFuture<Session> openAsync(Endpoint endpoint) {
+        if (!pendingConnects.tryAcquire()) {
+            return CompletableFuture.failedFuture(new IOException("the code runner has not answered " + MAX_PENDING_CONNECTS
+                    + " earlier connections; it may be stuck"));
+        }
+        try {
+            return CompletableFuture.supplyAsync(() -> {
+                try {
+                    return open(endpoint);
+                } catch (DeploymentException | IOException e) {
+                    throw new CompletionException(e);
+                } finally {
+                    pendingConnects.release();
+                }
+            }, connectThreads());
+        } catch (RuntimeException e) {
+            pendingConnects.release();
+            throw e;
+        }
+    }
+
+    private ExecutorService connectThreads() {
+        ExecutorService pool = connectThreads;
+        if (pool == null) {
+            synchronized (this) {
+                if (connectThreads == null) {
+                    connectThreads = Executors.newCachedThreadPool(threadFactory);
+                }
+                pool = connectThreads;
+            }
+        }
+        return pool;
+    }
+
+    @PreDestroy
+    void stopConnectThreads() {
+        if (connectThreads != null) {
+            connectThreads.shutdownNow();
+        }
+    }
+
+    /** Opens the WebSocket of one run on this thread. The token travels only in the upgrade's Authorization header. */
+    Session open(Endpoint endpoint) throws DeploymentException, IOException {
         String token = settings.get(TOKEN_SETTING).orElse("");
         ClientEndpointConfig config = ClientEndpointConfig.Builder.create()
                 .configurator(new ClientEndpointConfig.Configurator() {

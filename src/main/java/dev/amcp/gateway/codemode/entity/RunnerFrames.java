@@ -13,7 +13,7 @@ import java.util.Set;
 public final class RunnerFrames {
 
     public static final Set<String> BRIDGE_OPS = Set.of("search", "describe", "run");
-    public static final Set<String> DONE_STATUSES = Set.of("ok", "error", "timeout", "memory", "cancelled", "protocol_error");
+    public static final Set<String> DONE_STATUSES = Set.of("ok", "error", "limit", "timeout", "memory", "cancelled", "protocol_error");
 
     private RunnerFrames() {}
 
@@ -85,6 +85,35 @@ public final class RunnerFrames {
     public static String bridgeError(long id, String code, String message) {
         return JsonSupport.JSON.createObjectBuilder().add("type", "bridge_result").add("id", id).add("ok", false)
                 .add("error", JsonSupport.JSON.createObjectBuilder().add("code", code).add("message", message)).build().toString();
+    }
+
+    /** The save-time code check: the only frame of a check connection (no sandbox is used). */
+    public static String check(String code) {
+        return JsonSupport.JSON.createObjectBuilder().add("type", "check").add("code", code).build().toString();
+    }
+
+    /** One problem the runner's code check found, at a 1-based line and column of the user's code. */
+    public record CodeProblem(int line, int column, String message) {}
+
+    /** Reads the runner's {@code check_result}; anything else is a protocol violation. */
+    public static java.util.List<CodeProblem> parseCheckResult(String text) {
+        JsonObject frame;
+        try {
+            frame = JsonSupport.parseObject(text);
+        } catch (IllegalArgumentException e) {
+            throw new ProtocolViolation("runner sent a frame that is not a JSON object");
+        }
+        if (!"check_result".equals(JsonSupport.string(frame, "type", "")) || !(frame.get("problems") instanceof jakarta.json.JsonArray problems)) {
+            throw new ProtocolViolation("a check is answered by one check_result frame with a problems array");
+        }
+        java.util.List<CodeProblem> found = new java.util.ArrayList<>();
+        for (JsonValue p : problems) {
+            if (!(p instanceof JsonObject o)) {
+                throw new ProtocolViolation("a check problem must be an object");
+            }
+            found.add(new CodeProblem((int) number(o, "line"), (int) number(o, "column"), JsonSupport.string(o, "message", "")));
+        }
+        return java.util.List.copyOf(found);
     }
 
     public static String cancel() {

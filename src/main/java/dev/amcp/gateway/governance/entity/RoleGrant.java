@@ -11,7 +11,7 @@ public record RoleGrant(long roleId, String name, Set<String> capabilities, bool
     }
 
     public boolean has(String capability) {
-        return capabilities.contains(capability);
+        return Capability.granted(capabilities, capability);
     }
 
     public boolean mayUseServer(long serverId) {

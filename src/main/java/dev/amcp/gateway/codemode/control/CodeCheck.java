@@ -1,0 +1,120 @@
+package dev.amcp.gateway.codemode.control;
+
+import dev.amcp.gateway.codemode.entity.RunnerFrames;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.websocket.CloseReason;
+import jakarta.websocket.Endpoint;
+import jakarta.websocket.EndpointConfig;
+import jakarta.websocket.MessageHandler;
+import jakarta.websocket.Session;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Logger;
+
+/**
+ * Asks the runner to check code when a code tool is saved: the runner parses it (syntax, {@code import}) without
+ * running it, over one authenticated WebSocket whose only frame is {@code check}. Without a runner, or when it does
+ * not answer in time, the code is not checked here ({@link Verdict#UNCHECKED}); the same check still runs before every
+ * run.
+ */
+@ApplicationScoped
+public class CodeCheck {
+
+    /** How long the runner may take to answer a check once connected. */
+    static final long ANSWER_MILLIS = 5_000;
+    private static final Logger LOG = Logger.getLogger(CodeCheck.class.getName());
+
+    @Inject
+    RunnerConnector connector;
+
+    @Inject
+    CodeRunSettings runSettings;
+
+    /** What the runner said about some code: whether it could be asked, and the problems it found (none: fine). */
+    public record Verdict(boolean checked, List<RunnerFrames.CodeProblem> problems) {
+        public static final Verdict UNCHECKED = new Verdict(false, List.of());
+
+        public Verdict {
+            problems = List.copyOf(problems);
+        }
+    }
+
+    public Verdict check(String code) {
+        if (!connector.configured()) {
+            return Verdict.UNCHECKED;
+        }
+        CheckSession session = new CheckSession(code);
+        CompletableFuture<?> connected = connector.openAsync(session);
+        try {
+            connected.get(runSettings.values().connectTimeoutMs(), TimeUnit.MILLISECONDS);
+            return new Verdict(true, session.answer.get(ANSWER_MILLIS, TimeUnit.MILLISECONDS));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Verdict.UNCHECKED;
+        } catch (Exception e) {
+            LOG.warning(() -> "Code was saved unchecked: the runner did not answer the check (" + e + ")");
+            return Verdict.UNCHECKED;
+        } finally {
+            session.answer.cancel(false);
+            session.close();
+        }
+    }
+
+    /** One check over its own connection: sends the code on open, takes the one check_result. */
+    static final class CheckSession extends Endpoint {
+        private final String code;
+        final CompletableFuture<List<RunnerFrames.CodeProblem>> answer = new CompletableFuture<>();
+        private volatile Session session;
+
+        CheckSession(String code) {
+            this.code = code;
+        }
+
+        @Override
+        public void onOpen(Session session, EndpointConfig config) {
+            this.session = session;
+            if (answer.isDone()) {
+                close();
+                return;
+            }
+            session.addMessageHandler(String.class, (MessageHandler.Whole<String>) this::onFrame);
+            try {
+                session.getBasicRemote().sendText(RunnerFrames.check(code));
+            } catch (IOException | IllegalStateException e) {
+                answer.completeExceptionally(e);
+            }
+        }
+
+        void onFrame(String text) {
+            try {
+                answer.complete(RunnerFrames.parseCheckResult(text));
+            } catch (RunnerFrames.ProtocolViolation e) {
+                answer.completeExceptionally(e);
+            }
+        }
+
+        @Override
+        public void onClose(Session session, CloseReason reason) {
+            answer.completeExceptionally(new IllegalStateException("the runner closed the check connection: " + reason));
+        }
+
+        @Override
+        public void onError(Session session, Throwable error) {
+            answer.completeExceptionally(error);
+        }
+
+        void close() {
+            Session s = session;
+            try {
+                if (s != null && s.isOpen()) {
+                    s.close();
+                }
+            } catch (IOException | IllegalStateException ignored) {
+                // the check is decided
+            }
+        }
+    }
+}

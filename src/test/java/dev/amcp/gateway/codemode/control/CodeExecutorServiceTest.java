@@ -1,0 +1,105 @@
+package dev.amcp.gateway.codemode.control;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.amcp.gateway.audit.control.CodeRunRecorder;
+import dev.amcp.gateway.codemode.entity.CodeRunRequest;
+import jakarta.json.JsonValue;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+/** Every run's audit row is closed with a final status, whatever fails on the way (G10). */
+class CodeExecutorServiceTest {
+
+    /** A recorder that opens row 7 and keeps how each run was closed. */
+    static CodeRunRecorder recording(List<CodeRunRecorder.RunEnd> finished) {
+        return new CodeRunRecorder() {
+            @Override
+            public long begin(RunIdentity id) {
+                return 7;
+            }
+
+            @Override
+            public void finish(long rowId, RunEnd end) {
+                assertEquals(7, rowId);
+                finished.add(end);
+            }
+        };
+    }
+
+    @Test
+    void theAuditRowIsClosedEvenWhenTheRunFailsWithAnError() {
+        List<CodeRunRecorder.RunEnd> finished = new CopyOnWriteArrayList<>();
+        CodeExecutorService service = new CodeExecutorService();
+        service.recorder = recording(finished);
+        service.connector = new RunnerConnector() {
+            @Override
+            public Optional<String> unavailableReason() {
+                throw new StackOverflowError("deep trouble");
+            }
+        };
+        CodeRunRequest request = new CodeRunRequest(RunSessionTest.CALLER, RunSessionTest.CALLER, "return 1", JsonValue.NULL, true,
+                1L, null, "code_execute", "invoker");
+        assertThrows(StackOverflowError.class, () -> service.run(request));
+        assertEquals(1, finished.size(), "the row is closed");
+        assertEquals("ERROR", finished.get(0).status());
+        assertTrue(finished.get(0).error().startsWith("The gateway failed to run the code (reference "), finished.get(0).error());
+    }
+
+    /** A runner whose queue is full answers BusyError: the run is REFUSED and given back to the monthly quota. */
+    @Test
+    void aBusyRunnerRefusesTheRunAndItDoesNotCountAgainstTheQuota() {
+        List<CodeRunRecorder.RunEnd> finished = new CopyOnWriteArrayList<>();
+        List<String> ledger = new CopyOnWriteArrayList<>();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newCachedThreadPool();
+        try {
+            CodeExecutorService service = new CodeExecutorService();
+            service.recorder = recording(finished);
+            service.admission = new CodeRunAdmission() {
+                @Override
+                public void admit(dev.amcp.gateway.governance.entity.Caller invoker, java.time.YearMonth month, CodeRunRequest request) {
+                    ledger.add("counted");
+                }
+            };
+            service.usage = new dev.amcp.gateway.audit.control.CodeRunUsage() {
+                @Override
+                public void uncount(long workspaceId, java.time.YearMonth month) {
+                    ledger.add("given back");
+                }
+            };
+            service.runSettings = new CodeRunSettings();
+            service.runSettings.settings = CodeRunSettingsTest.of(java.util.Map.of());
+            service.executor = (jakarta.enterprise.concurrent.ManagedExecutorService) java.lang.reflect.Proxy.newProxyInstance(
+                    getClass().getClassLoader(), new Class<?>[]{jakarta.enterprise.concurrent.ManagedExecutorService.class},
+                    (proxy, method, args) -> method.invoke(pool, args));
+            service.connector = new RunnerConnector() {
+                @Override
+                public Optional<String> unavailableReason() {
+                    return Optional.empty();
+                }
+
+                @Override
+                public java.util.concurrent.CompletableFuture<jakarta.websocket.Session> openAsync(jakarta.websocket.Endpoint endpoint) {
+                    RunSession session = (RunSession) endpoint;
+                    session.onOpen(new RunSessionTest().socket(), null);
+                    session.onFrame("{\"type\":\"done\",\"status\":\"error\",\"error\":{\"name\":\"BusyError\",\"code\":\"busy\","
+                            + "\"message\":\"the runner's queue is full\"},\"stats\":{}}");
+                    return java.util.concurrent.CompletableFuture.completedFuture(null);
+                }
+            };
+            service.init();
+            CodeRunRequest request = new CodeRunRequest(RunSessionTest.CALLER, RunSessionTest.CALLER, "return 1", JsonValue.NULL, true,
+                    1L, null, "code_execute", "invoker");
+            assertEquals(dev.amcp.gateway.codemode.entity.RunStatus.REFUSED, service.run(request).status());
+            assertEquals("REFUSED", finished.get(0).status());
+            assertEquals(List.of("counted", "given back"), ledger, "a run the runner never ran uses no quota");
+            assertEquals(16, service.freeRunSlots(), "its slot is free again");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}
