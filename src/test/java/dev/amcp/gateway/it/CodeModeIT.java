@@ -9,6 +9,7 @@ import dev.amcp.gateway.audit.control.CodeRunQueries;
 import dev.amcp.gateway.audit.control.CodeRunUsage;
 import dev.amcp.gateway.audit.entity.CodeRun;
 import dev.amcp.gateway.codemode.control.BridgeDispatcher;
+import dev.amcp.gateway.codemode.control.CodeToolPinUpgrade;
 import dev.amcp.gateway.codemode.control.CodeToolService;
 import dev.amcp.gateway.codemode.entity.CodeToolDraft;
 import dev.amcp.gateway.codemode.entity.CodeToolSpec;
@@ -17,6 +18,7 @@ import dev.amcp.gateway.governance.control.GateRefusedException;
 import dev.amcp.gateway.governance.control.LicenseService;
 import dev.amcp.gateway.governance.entity.CallScope;
 import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.platform.control.Hashes;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.tools.control.ToolCatalog;
 import dev.amcp.gateway.tools.control.ToolExecutor;
@@ -85,6 +87,9 @@ class CodeModeIT {
 
     @Inject
     ToolCallLog toolCalls;
+
+    @Inject
+    CodeToolPinUpgrade pinUpgrade;
 
     static final String ID_SCHEMA = "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]}";
 
@@ -397,6 +402,31 @@ class CodeModeIT {
                 .setParameter("s", JsonSupport.parseObject("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\"}}}"))
                 .setParameter("id", schemaTool).executeUpdate()));
         assertRefused(t, admin, "pinned_schema", "inputSchema");
+    }
+
+    @Test
+    void aToolSavedWithACodeOnlyPinIsRepinnedOnceAndStillCannotBeTamperedWith() {
+        var t = inlineTenant();
+        String code = "return (await amcp.run('echo', {id: 'a'})).id;";
+        var spec = new CodeToolSpec(code, List.of("echo"), "invoker", false);
+        long legacy = codeTools.create(t.admin(), new CodeToolDraft(draft("main", "legacy_pin"), spec)).value().getId();
+        long forged = codeTools.create(t.admin(), new CodeToolDraft(draft("main", "forged_pin"), spec)).value().getId();
+        // what the earlier release stored: the hash of the code alone
+        setPin(legacy, Hashes.sha256(code));
+        // a tampered tool whose pin is no code-only pin of its code keeps failing
+        setPin(forged, Hashes.sha256("return 'other'"));
+        Caller admin = onServer(t, t.adminKey());
+        assertRefused(t, admin, "legacy_pin", "code-only pin before the upgrade");
+
+        assertEquals(1, pinUpgrade.upgradeCodeOnlyPins(), "the one code-only pin");
+        assertEquals("\"a\"", executor.call(admin, "legacy_pin", JsonObject.EMPTY_JSON_OBJECT).text(), "re-pinned to what it stored");
+        assertRefused(t, admin, "forged_pin", "a pin of another shape");
+        assertEquals(0, pinUpgrade.upgradeCodeOnlyPins(), "nothing left to re-pin");
+    }
+
+    private void setPin(long toolId, String pin) {
+        assertEquals(1, (int) fixtures.inTx(em -> em.createQuery("update McpTool t set t.pinnedCodeSha256 = :p where t.id = :id")
+                .setParameter("p", pin).setParameter("id", toolId).executeUpdate()));
     }
 
     private void assertRefused(Fixtures.Tenant t, Caller caller, String tool, String changed) {
