@@ -37,6 +37,7 @@ public final class Deployments {
         settings.put("it.base.url", base);
         settings.put("AMCP_UPSTREAM_DEMO", base + "/demo-api");
         settings.put("AMCP_UPSTREAM_IT", base + "/it-upstream");
+        settings.put("AMCP_UPSTREAM_IT_SETUP", base + "/it-setup");
         settings.put("AMCP_CREDENTIAL_IT_VALUE", "Bearer it-upstream-secret");
         // The allow-list the upstream tests need: port 9 for "unreachable", a name that resolves to loopback (refused
         // at call time), and a range covering all of IPv4, which names no special address (so they stay refused).

@@ -18,7 +18,6 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import java.util.Set;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Test-only set-up over HTTP for client-side tests (the MCP SDK client and the conformance suite run outside the
@@ -54,10 +53,6 @@ public class McpItSetup {
             em.persist(entity);
         }
     }
-
-    @Inject
-    @ConfigProperty(name = "it.base.url")
-    String baseUrl;
 
     /**
      * Server "main": echo_get (GET, output schema), echo_post (POST), upstream_fail (GET, upstream 500), code_summary
@@ -97,7 +92,7 @@ public class McpItSetup {
         Fixtures.Tenant t = fixtures.tenant();
         workspaces.createServer(t.workspace().getId(), "conf", "Conformance", null);
         fixtures.httpTool(t, "conf", "test_simple_text", null,
-                "{\"method\":\"GET\",\"url\":\"" + baseUrl + "/it-setup/simple-text\"}");
+                "{\"method\":\"GET\",\"url\":\"${AMCP_UPSTREAM_IT_SETUP}/simple-text\"}");
         fixtures.httpTool(t, "conf", "test_error_handling", null, "{\"method\":\"GET\",\"url\":\"${AMCP_UPSTREAM_IT}/fail\"}");
         fixtures.httpTool(t, "conf", "json_schema_2020_12_tool", "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\","
                 + "\"type\":\"object\",\"$defs\":{\"address\":{\"type\":\"object\",\"properties\":{\"street\":{\"type\":\"string\"},"
