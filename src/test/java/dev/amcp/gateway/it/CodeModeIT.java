@@ -87,7 +87,7 @@ class CodeModeIT {
 
     @AfterEach
     void backToCommunity() {
-        licenses.uninstall(fixtures.tenant().admin());
+        licenses.uninstall(Operators.CALLER);
     }
 
     /** A tenant whose server "main" has a read tool echo and a write tool post_echo; inline code on, viewers granted. */
@@ -287,20 +287,20 @@ class CodeModeIT {
         var hard = assertThrows(GateRefusedException.class, () -> codeTools.create(t.admin(), new CodeToolDraft(draft("main", "ct4"), spec)));
         assertTrue(hard.getMessage().contains("community license allows 3"), hard.getMessage());
         var writes = new CodeToolSpec("return 1", List.of("post_echo"), "invoker", true);
-        licenses.install(t.admin(), TestLicenses.sign("pro", 3, 1000));
+        licenses.install(Operators.CALLER, TestLicenses.sign("pro", 3, 1000));
         var soft = codeTools.create(t.admin(), new CodeToolDraft(draft("main", "ct4"), spec));
         assertEquals(1, soft.warnings().size(), "paid editions warn instead of refusing");
         var needsEnterprise = assertThrows(GateRefusedException.class, () -> codeTools.update(t.admin(), soft.value().getId(),
                 new CodeToolDraft(draft("main", "ct4"), writes)));
         assertTrue(needsEnterprise.getMessage().contains("Enterprise"), needsEnterprise.getMessage());
-        licenses.install(t.admin(), TestLicenses.sign("enterprise", 100, 1000));
+        licenses.install(Operators.CALLER, TestLicenses.sign("enterprise", 100, 1000));
         assertFalse(codeTools.update(t.admin(), soft.value().getId(), new CodeToolDraft(draft("main", "ct4"), writes)).value().isReadOnly());
     }
 
     @Test
     void definerModeRunsWithTheDefinersRoleWhileTheCodeIsUnchanged() {
         var t = inlineTenant();
-        licenses.install(t.admin(), TestLicenses.sign("enterprise", 100, 1000));
+        licenses.install(Operators.CALLER, TestLicenses.sign("enterprise", 100, 1000));
         workspaces.createServer(t.workspace().getId(), "ops", "Ops", null);
         fixtures.httpTool(t, "ops", "ops_echo", ID_SCHEMA, "{\"method\":\"GET\",\"url\":\"${AMCP_UPSTREAM_IT}/echo/{id}\"}");
         var memberRole = workspaces.role(t.workspace().getId(), "member");
@@ -332,7 +332,7 @@ class CodeModeIT {
     @Test
     void monthlyQuotaRefusesRunsWithLimit() {
         var t = inlineTenant();
-        licenses.install(t.admin(), TestLicenses.sign("pro", 10, 1));
+        licenses.install(Operators.CALLER, TestLicenses.sign("pro", 10, 1));
         Caller viewer = onServer(t, t.viewerKey());
         assertFalse(codeExecute(viewer, "return 1", null).isError());
         ToolResult second = codeExecute(viewer, "return 2", null);
@@ -345,7 +345,7 @@ class CodeModeIT {
     @Test
     void racingRunsCannotOvershootTheMonthlyQuota() throws Exception {
         var t = inlineTenant();
-        licenses.install(t.admin(), TestLicenses.sign("pro", 10, 3));
+        licenses.install(Operators.CALLER, TestLicenses.sign("pro", 10, 3));
         Caller viewer = onServer(t, t.viewerKey());
         ManagedExecutorService threads = javax.naming.InitialContext.doLookup("java:comp/DefaultManagedExecutorService");
         List<Future<ToolResult>> racing = new ArrayList<>();

@@ -17,7 +17,9 @@ import java.io.IOException;
 
 /**
  * The license in force: edition, features, the workspace's usage against {@code maxCodeTools} and
- * {@code monthlyCodeRuns} with the soft-limit warnings; admins install a signed license document or remove it.
+ * {@code monthlyCodeRuns} with the soft-limit warnings. The license is the instance's, so only an operator installs a
+ * signed license document or removes it ({@code @RequiresOperator} on {@link LicenseService}); an operator belongs to no
+ * workspace and sees no usage.
  */
 @WebServlet({"/admin/license", "/admin/license/*"})
 public class LicenseServlet extends EditorServlet {
@@ -83,6 +85,7 @@ public class LicenseServlet extends EditorServlet {
         request.setAttribute("document", document);
         request.setAttribute("formError", formError);
         request.setAttribute("active", "license");
+        request.setAttribute("manageLicense", caller.operator());
         render(request, response, "license");
     }
 }

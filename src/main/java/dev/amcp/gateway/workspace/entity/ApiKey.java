@@ -28,7 +28,8 @@ public class ApiKey {
     @GeneratedValue(strategy = GenerationType.IDENTITY)
     private Long id;
 
-    @Column(name = "workspace_id", nullable = false)
+    /** {@code null} for an operator's key. */
+    @Column(name = "workspace_id")
     private Long workspaceId;
 
     @Column(name = "user_id", nullable = false)
