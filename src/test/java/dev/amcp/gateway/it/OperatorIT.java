@@ -161,6 +161,27 @@ class OperatorIT {
         assertEquals(200, McpHttp.post(A + "/mcp", key, McpHttp.initialize(McpHttp.LATEST)).statusCode(), "enabled again");
     }
 
+    @Test
+    void theNewAdminCreatesServersOverRestAndTheOperatorCannot() throws Exception {
+        String slug = "op-" + suffix();
+        String adminKey = json(createWorkspace(slug, slug + "-admin")).getJsonObject("admin").getString("apiKey");
+        HttpResponse<String> created = send("POST", A + "/api/servers", adminKey, "{\"slug\":\"main\",\"name\":\"Main\",\"roles\":[\"admin\"]}");
+        assertEquals(201, created.statusCode(), created.body());
+        assertEquals(List.of("admin"), strings(json(created).getJsonArray("roles").toString()), "only the chosen roles");
+        assertEquals("off", json(created).getString("codeMode"));
+        HttpResponse<String> all = send("POST", A + "/api/servers", adminKey, "{\"slug\":\"second\",\"name\":\"Second\"}");
+        assertEquals(List.of("admin", "member", "viewer"), strings(json(all).getJsonArray("roles").toString()), "without roles, every role");
+        HttpResponse<String> list = send("GET", A + "/api/servers", adminKey, null);
+        assertEquals(2, json(list).getJsonArray("servers").size(), list.body());
+
+        assertEquals(400, send("POST", A + "/api/servers", adminKey, "{\"slug\":\"main\",\"name\":\"Again\"}").statusCode(), "slug taken");
+        assertEquals(400, send("POST", A + "/api/servers", adminKey, "{\"slug\":\"x\",\"name\":\"X\",\"roles\":[\"nobody\"]}").statusCode());
+        assertEquals(400, send("POST", A + "/api/servers", adminKey, "{\"slug\":\"x\",\"name\":\"X\",\"codeMode\":\"sometimes\"}").statusCode());
+        HttpResponse<String> operator = send("POST", A + "/api/servers", Operators.API_KEY, "{\"slug\":\"x\",\"name\":\"X\"}");
+        assertEquals(403, operator.statusCode(), "an operator runs the instance, not a workspace's servers: " + operator.body());
+        assertEquals(2, json(send("GET", A + "/api/servers", adminKey, null)).getJsonArray("servers").size(), "nothing half-written");
+    }
+
     // --- helpers ---
 
     static HttpResponse<String> createWorkspace(String slug, String admin) throws Exception {
