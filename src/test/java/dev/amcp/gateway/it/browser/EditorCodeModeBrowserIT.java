@@ -140,7 +140,7 @@ class EditorCodeModeBrowserIT {
 
     @Test
     void aTrialLicenseBlocksTheThirdCodeToolOnTheFormAndTheLicensePageShowsIt() throws Exception {
-        signedInTenant(); // has one code tool already
+        JsonObject tenant = signedInTenant(); // has one code tool already
         try {
             browser.open("/admin/license");
             assertEquals("community", browser.text("#license-edition"));
@@ -148,9 +148,24 @@ class EditorCodeModeBrowserIT {
             assertTrue(browser.present("#license-operator-note"), "admins are told that the operator installs licenses");
             assertFalse(browser.present("#license-install"), "no install or remove form for a workspace admin");
 
-            HttpResponse<String> installed = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/it-seed/editor-tenant/license"))
-                    .PUT(HttpRequest.BodyPublishers.ofString(TestLicenses.sign("trial", 2, 100))).build(), HttpResponse.BodyHandlers.ofString());
-            assertEquals(204, installed.statusCode(), installed.body());
+            // The operator installs it in the editor: a bad document is refused with the reason, a signed one installed.
+            HttpResponse<String> seeded = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/it-seed/editor-tenant/operator"))
+                    .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, seeded.statusCode(), seeded.body());
+            JsonObject operator = Json.createReader(new StringReader(seeded.body())).readObject();
+            browser.login(operator.getString("username"), operator.getString("password"));
+            browser.open("/admin/license");
+            assertFalse(browser.present("#license-operator-note"));
+            assertFalse(browser.present("#usage-tools"), "an operator belongs to no workspace: no usage to show");
+            browser.driver.executeScript("document.getElementById('document').value = arguments[0]", "{\"payload\":\"bm90\",\"signature\":\"bm90\"}");
+            browser.click("#install-license");
+            assertTrue(browser.text("#form-error").contains("signature"), browser.text("#form-error"));
+            browser.driver.executeScript("document.getElementById('document').value = arguments[0]", TestLicenses.sign("trial", 2, 100));
+            browser.click("#install-license");
+            assertTrue(browser.text("#flash").contains("trial"), browser.text("#flash"));
+            assertEquals("trial", browser.text("#license-edition"));
+
+            browser.login(tenant.getString("admin"), tenant.getString("password"));
             browser.open("/admin/license");
             assertEquals("trial", browser.text("#license-edition"));
             assertTrue(browser.text("#usage-tools-text").contains("1"), browser.text("#usage-tools-text"));
