@@ -78,7 +78,7 @@ public class WorkspaceResource {
         JsonObject json = JsonSupport.parseObject(body == null ? "" : body);
         JsonObject admin = object(json, "admin");
         WorkspaceDraft draft = new WorkspaceDraft(text(json, "slug"), text(json, "name"), admin == null ? null
-                : new WorkspaceDraft.AccountDraft(text(admin, "username"), text(admin, "password"), text(admin, "email")));
+                : new WorkspaceDraft.AccountDraft(text(admin, "username"), text(admin, "displayName"), text(admin, "password"), text(admin, "email")));
         WorkspaceAdministration.Created created = administration.create(caller.get(), draft);
         Workspace w = created.workspace();
         return Response.status(Response.Status.CREATED).entity(new CreatedView(w.getSlug(), w.getName(), w.isEnabled(),
@@ -97,12 +97,7 @@ public class WorkspaceResource {
     @APIResponse(responseCode = "404", description = "No workspace has this slug")
     public Response update(@PathParam("slug") String slug, String body) {
         JsonObject json = JsonSupport.parseObject(body == null ? "" : body);
-        JsonValue enabled = json.get("enabled");
-        if (enabled != null && enabled != JsonValue.NULL && enabled != JsonValue.TRUE && enabled != JsonValue.FALSE) {
-            throw new IllegalArgumentException("enabled must be true or false");
-        }
-        WorkspaceChange change = new WorkspaceChange(text(json, "name"),
-                enabled == null || enabled == JsonValue.NULL ? null : enabled == JsonValue.TRUE);
+        WorkspaceChange change = new WorkspaceChange(text(json, "name"), flag(json, "enabled"));
         return administration.update(caller.get(), slug, change)
                 .map(w -> Response.ok(WorkspaceView.of(w)).build())
                 .orElseGet(() -> ErrorResponses.of(Response.Status.NOT_FOUND, "not_found", "No workspace '" + slug + "'"));
@@ -118,6 +113,18 @@ public class WorkspaceResource {
             throw new IllegalArgumentException(key + " must be a string");
         }
         return ((jakarta.json.JsonString) value).getString();
+    }
+
+    /** A boolean field: absent or null is {@code null}; {@code "true"}, 1 and other types are refused. */
+    static Boolean flag(JsonObject json, String key) {
+        JsonValue value = json.get(key);
+        if (value == null || value == JsonValue.NULL) {
+            return null;
+        }
+        if (value != JsonValue.TRUE && value != JsonValue.FALSE) {
+            throw new IllegalArgumentException(key + " must be true or false");
+        }
+        return value == JsonValue.TRUE;
     }
 
     static JsonObject object(JsonObject json, String key) {

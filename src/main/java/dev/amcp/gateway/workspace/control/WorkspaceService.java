@@ -108,8 +108,18 @@ public class WorkspaceService {
     /** Creates a member of a workspace from an account draft, with the given role. */
     public UserAccount createUser(long workspaceId, String roleName, WorkspaceDraft.AccountDraft account) {
         checkNewAccount(account.username(), account.password(), account.email());
-        UserAccount user = new UserAccount(workspaceId, account.username(), account.username(), role(workspaceId, roleName).getId());
+        String displayName = account.displayName() == null || account.displayName().isBlank() ? account.username() : account.displayName().strip();
+        if (displayName.length() > 200) {
+            throw new IllegalArgumentException("A display name has at most 200 characters");
+        }
+        UserAccount user = new UserAccount(workspaceId, account.username(), displayName, role(workspaceId, roleName).getId());
         return persistAccount(user, account.password(), account.email());
+    }
+
+    /** A person of the workspace by username; a user of another workspace, or an operator, reads as missing. */
+    public Optional<UserAccount> findMember(long workspaceId, String username) {
+        return em.createNamedQuery(UserAccount.BY_USERNAME, UserAccount.class).setParameter("username", username).getResultStream()
+                .filter(u -> !u.isOperator() && u.getWorkspaceId() == workspaceId).findFirst();
     }
 
     /** Creates an operator of the instance: an account outside every workspace, with no workspace role. */
@@ -130,17 +140,28 @@ public class WorkspaceService {
                 .getResultStream().findAny().isPresent()) {
             throw new ConflictException("Username '" + username + "' is already taken");
         }
-        if (password != null && password.length() < MIN_PASSWORD) {
-            throw new IllegalArgumentException("Password must have at least " + MIN_PASSWORD + " characters");
-        }
+        checkPassword(password);
         if (email != null && (email.length() > 320 || !EMAIL.matcher(email).matches())) {
             throw new IllegalArgumentException("Email must look like name@domain and have at most 320 characters");
         }
     }
 
+    /** Refuses a password shorter than 8 characters; {@code null} (no password) passes. */
+    public static void checkPassword(String password) {
+        if (password != null && password.length() < MIN_PASSWORD) {
+            throw new IllegalArgumentException("Password must have at least " + MIN_PASSWORD + " characters");
+        }
+    }
+
+    /** Sets a checked password, stored as a PBKDF2 hash. */
+    public void setPassword(UserAccount user, String password) {
+        checkPassword(password);
+        user.setPasswordHash(passwordHash.generate(password.toCharArray()));
+    }
+
     private UserAccount persistAccount(UserAccount user, String password, String email) {
         if (password != null) {
-            user.setPasswordHash(passwordHash.generate(password.toCharArray()));
+            setPassword(user, password);
         }
         user.setEmail(email);
         em.persist(user);

@@ -20,11 +20,13 @@ import java.time.Instant;
 @Table(name = "users")
 @EntityListeners(AccessChanges.class)
 @NamedQuery(name = UserAccount.BY_USERNAME, query = "select u from UserAccount u where u.username = :username")
+@NamedQuery(name = UserAccount.BY_WORKSPACE, query = "select u from UserAccount u where u.workspaceId = :workspaceId order by u.username")
 @NamedQuery(name = UserAccount.OPERATOR_COUNT, query = "select count(u) from UserAccount u where u.operator = true")
 public class UserAccount {
 
     public static final String BY_USERNAME = "UserAccount.byUsername";
     public static final String OPERATOR_COUNT = "UserAccount.operatorCount";
+    public static final String BY_WORKSPACE = "UserAccount.byWorkspace";
 
     @Id
     @GeneratedValue(strategy = GenerationType.IDENTITY)

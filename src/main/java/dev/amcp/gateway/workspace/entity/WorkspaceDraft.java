@@ -12,9 +12,10 @@ public record WorkspaceDraft(String slug, String name, AccountDraft admin) {
     /**
      * A new account. Without a password the account cannot sign in to the editor (it can use its API key).
      *
-     * @param username unique on the instance
-     * @param password optional, at least 8 characters
-     * @param email    optional
+     * @param username    unique on the instance
+     * @param displayName optional; the username when absent
+     * @param password    optional, at least 8 characters
+     * @param email       optional
      */
-    public record AccountDraft(String username, String password, String email) {}
+    public record AccountDraft(String username, String displayName, String password, String email) {}
 }
