@@ -3,6 +3,7 @@ package dev.amcp.gateway.workspace.control;
 import dev.amcp.gateway.governance.entity.CallScope;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Role;
+import dev.amcp.gateway.governance.entity.RoleGrant;
 import dev.amcp.gateway.workspace.entity.ApiKey;
 import dev.amcp.gateway.workspace.entity.UserAccount;
 import dev.amcp.gateway.workspace.entity.Workspace;
@@ -12,7 +13,7 @@ import java.util.Optional;
 /**
  * The caller an account acts as, the one rule for API keys and editor sign-ins: nobody for a disabled user or a user
  * of a disabled workspace; an operator outside every workspace; otherwise the user's workspace and role, or the
- * narrower role of the key.
+ * role the key is narrowed to, within the user's role as it is now.
  */
 final class AccountCallers {
 
@@ -30,8 +31,10 @@ final class AccountCallers {
         if (workspace == null || !workspace.isEnabled()) {
             return Optional.empty();
         }
-        Role role = em.find(Role.class, key != null && key.getRoleId() != null ? key.getRoleId() : user.getRoleId());
-        return Optional.of(new Caller(user.getWorkspaceId(), user.getId(), keyId, user.getUsername(), role.toGrant(),
-                CallScope.UNRESTRICTED));
+        RoleGrant role = em.find(Role.class, user.getRoleId()).toGrant();
+        if (key != null && key.getRoleId() != null) {
+            role = em.find(Role.class, key.getRoleId()).toGrant().within(role);
+        }
+        return Optional.of(new Caller(user.getWorkspaceId(), user.getId(), keyId, user.getUsername(), role, CallScope.UNRESTRICTED));
     }
 }
