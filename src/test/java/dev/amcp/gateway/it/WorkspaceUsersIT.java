@@ -172,6 +172,43 @@ class WorkspaceUsersIT {
         assertEquals(200, send("GET", "/api/users", secondKey, null).statusCode());
     }
 
+    @Test
+    void rolesAreCustomisedAndTheBuiltInOnesStay() throws Exception {
+        String[] ws = workspace();
+        String admin = ws[1];
+        assertEquals(201, send("POST", "/api/servers", admin, "{\"slug\":\"main\",\"name\":\"Main\"}").statusCode());
+        HttpResponse<String> list = send("GET", "/api/roles", admin, null);
+        assertEquals(200, list.statusCode(), list.body());
+        assertEquals(List.of("admin:true", "member:true", "viewer:true"), OperatorIT.json(list).getJsonArray("roles")
+                .getValuesAs(JsonObject.class).stream().map(r -> r.getString("name") + ":" + r.getBoolean("builtin")).toList());
+
+        HttpResponse<String> analyst = send("POST", "/api/roles", admin, "{\"name\":\"analyst\",\"capabilities\":[\"inlineCode\"],\"servers\":[\"main\"]}");
+        assertEquals(201, analyst.statusCode(), analyst.body());
+        assertEquals(List.of("main"), OperatorIT.strings(OperatorIT.json(analyst).getJsonArray("servers").toString()));
+        assertEquals(409, send("POST", "/api/roles", admin, "{\"name\":\"analyst\"}").statusCode());
+        assertEquals(400, send("POST", "/api/roles", admin, "{\"name\":\"x\",\"capabilities\":[\"root\"]}").statusCode());
+        assertEquals(400, send("POST", "/api/roles", admin, "{\"name\":\"x\",\"servers\":[\"nowhere\"]}").statusCode());
+        assertEquals(400, send("POST", "/api/roles", admin, "{\"name\":\"Bad Name\"}").statusCode());
+
+        HttpResponse<String> viewer = send("PUT", "/api/roles/viewer", admin, "{\"capabilities\":[\"inlineCode\"],\"servers\":[\"main\"]}");
+        assertEquals(200, viewer.statusCode(), "built-in roles can be given inlineCode and re-scoped: " + viewer.body());
+        assertEquals(List.of("inlineCode"), OperatorIT.strings(OperatorIT.json(viewer).getJsonArray("capabilities").toString()));
+        HttpResponse<String> all = send("PUT", "/api/roles/viewer", admin, "{\"servers\":null}");
+        assertTrue(OperatorIT.json(all).isNull("servers"), "null: every server again: " + all.body());
+        assertEquals(409, send("DELETE", "/api/roles/viewer", admin, null).statusCode(), "built-in roles are never deleted");
+        assertEquals(409, send("PUT", "/api/roles/admin", admin, "{\"capabilities\":[\"tools.write\"]}").statusCode(),
+                "the workspace keeps an admin");
+
+        String held = addUser(admin, ws[0] + "-analyst", "analyst");
+        HttpResponse<String> refused = send("DELETE", "/api/roles/analyst", admin, null);
+        assertEquals(409, refused.statusCode(), refused.body());
+        assertTrue(OperatorIT.json(refused).getString("message").contains("1 user"), refused.body());
+        assertEquals(200, send("PUT", "/api/users/" + held, admin, "{\"role\":\"member\"}").statusCode());
+        assertEquals(204, send("DELETE", "/api/roles/analyst", admin, null).statusCode());
+        assertEquals(404, send("DELETE", "/api/roles/analyst", admin, null).statusCode());
+        assertEquals(403, send("GET", "/api/roles", keyFor(admin, held), null).statusCode(), "members do not manage roles");
+    }
+
     // --- helpers ---
 
     static void signIn(HttpClient browser, String username) throws Exception {

@@ -4,7 +4,6 @@ import dev.amcp.gateway.governance.control.RequiresCapability;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Capability;
 import dev.amcp.gateway.governance.entity.Role;
-import dev.amcp.gateway.platform.entity.ConflictException;
 import dev.amcp.gateway.workspace.entity.ApiKey;
 import dev.amcp.gateway.workspace.entity.UserAccount;
 import dev.amcp.gateway.workspace.entity.UserChange;
@@ -72,17 +71,8 @@ public class UserAdministration {
             user.setEnabled(true);
         }
         em.flush();
-        requireAnEnabledAdmin(caller);
+        workspaces.requireAnEnabledAdmin(caller.workspaceId());
         return Optional.of(new Member(user, role.getName()));
-    }
-
-    private void requireAnEnabledAdmin(Caller caller) {
-        Map<Long, Role> roles = roles(caller);
-        boolean anAdminLeft = em.createNamedQuery(UserAccount.BY_WORKSPACE, UserAccount.class).setParameter("workspaceId", caller.workspaceId())
-                .getResultStream().anyMatch(u -> u.isEnabled() && roles.get(u.getRoleId()).getCapabilities().contains(Capability.ADMIN));
-        if (!anAdminLeft) {
-            throw new ConflictException("That would leave the workspace without an enabled admin; make someone else admin first");
-        }
     }
 
     private Map<Long, Role> roles(Caller caller) {

@@ -82,11 +82,7 @@ public class WorkspaceService {
 
     public Role updateRole(long roleId, Set<String> capabilities, boolean allServers, Set<Long> serverIds) {
         Role role = em.find(Role.class, roleId);
-        Set<String> unknown = new java.util.TreeSet<>(capabilities);
-        unknown.removeAll(Capability.ALL);
-        if (!unknown.isEmpty()) {
-            throw new IllegalArgumentException("Unknown capabilities " + unknown + "; known: " + new java.util.TreeSet<>(Capability.ALL));
-        }
+        checkCapabilities(capabilities);
         for (Long serverId : serverIds) {
             McpServerConfig server = em.find(McpServerConfig.class, serverId);
             if (server == null || !server.getWorkspaceId().equals(role.getWorkspaceId())) {
@@ -97,6 +93,16 @@ public class WorkspaceService {
         role.setAllServers(allServers);
         role.setServerIds(serverIds);
         return role;
+    }
+
+    /** Refuses capability strings the gateway does not know; answers the set as given. */
+    public static Set<String> checkCapabilities(Set<String> capabilities) {
+        Set<String> unknown = new java.util.TreeSet<>(capabilities);
+        unknown.removeAll(Capability.ALL);
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException("Unknown capabilities " + unknown + "; known: " + new java.util.TreeSet<>(Capability.ALL));
+        }
+        return capabilities;
     }
 
     public UserAccount createUser(long workspaceId, String username, String displayName, String roleName, String password) {
@@ -114,6 +120,20 @@ public class WorkspaceService {
         }
         UserAccount user = new UserAccount(workspaceId, account.username(), displayName, role(workspaceId, roleName).getId());
         return persistAccount(user, account.password(), account.email());
+    }
+
+    /**
+     * Refuses (409) a change that left the workspace without an enabled user whose role holds {@code admin}; the
+     * caller's transaction then rolls the change back. Call it after the change is flushed.
+     */
+    public void requireAnEnabledAdmin(long workspaceId) {
+        Map<Long, Role> roles = new java.util.HashMap<>();
+        roles(workspaceId).forEach(r -> roles.put(r.getId(), r));
+        boolean anAdminLeft = em.createNamedQuery(UserAccount.BY_WORKSPACE, UserAccount.class).setParameter("workspaceId", workspaceId)
+                .getResultStream().anyMatch(u -> u.isEnabled() && roles.get(u.getRoleId()).getCapabilities().contains(Capability.ADMIN));
+        if (!anAdminLeft) {
+            throw new ConflictException("That would leave the workspace without an enabled admin; make someone else admin first");
+        }
     }
 
     /** A person of the workspace by username; a user of another workspace, or an operator, reads as missing. */
