@@ -174,7 +174,7 @@ class OperatorIT {
         HttpResponse<String> list = send("GET", A + "/api/servers", adminKey, null);
         assertEquals(2, json(list).getJsonArray("servers").size(), list.body());
 
-        assertEquals(400, send("POST", A + "/api/servers", adminKey, "{\"slug\":\"main\",\"name\":\"Again\"}").statusCode(), "slug taken");
+        assertEquals(409, send("POST", A + "/api/servers", adminKey, "{\"slug\":\"main\",\"name\":\"Again\"}").statusCode(), "slug taken");
         assertEquals(400, send("POST", A + "/api/servers", adminKey, "{\"slug\":\"x\",\"name\":\"X\",\"roles\":[\"nobody\"]}").statusCode());
         assertEquals(400, send("POST", A + "/api/servers", adminKey, "{\"slug\":\"x\",\"name\":\"X\",\"codeMode\":\"sometimes\"}").statusCode());
         HttpResponse<String> operator = send("POST", A + "/api/servers", Operators.API_KEY, "{\"slug\":\"x\",\"name\":\"X\"}");

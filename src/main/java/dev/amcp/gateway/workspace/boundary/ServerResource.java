@@ -2,6 +2,7 @@ package dev.amcp.gateway.workspace.boundary;
 
 import dev.amcp.gateway.governance.entity.Role;
 import dev.amcp.gateway.platform.control.JsonSupport;
+import dev.amcp.gateway.platform.entity.ConflictException;
 import dev.amcp.gateway.workspace.control.WorkspaceService;
 import dev.amcp.gateway.workspace.entity.McpServerConfig;
 import dev.amcp.gateway.workspace.entity.ServerDraft;
@@ -61,7 +62,8 @@ public class ServerResource {
             description = "Body: {\"slug\", \"name\", \"description\"?, \"codeMode\"?: \"off\" (default) | \"inline\", \"roles\"?: [role names]}. "
                     + "Without roles, every role of the workspace may use the server.")
     @APIResponse(responseCode = "201", description = "{\"slug\", \"name\", \"description\", \"codeMode\", \"roles\"}")
-    @APIResponse(responseCode = "400", description = "A field is missing, malformed or taken; nothing was written")
+    @APIResponse(responseCode = "400", description = "A field is missing or malformed; nothing was written")
+    @APIResponse(responseCode = "409", description = "The slug is taken in this workspace")
     @APIResponse(responseCode = "403", description = "The caller's role lacks the admin capability")
     public Response create(String body) {
         JsonObject json = JsonSupport.parseObject(body == null ? "" : body);
@@ -70,7 +72,16 @@ public class ServerResource {
         ServerDraft draft = new ServerDraft(WorkspaceResource.text(json, "slug"), WorkspaceResource.text(json, "name"),
                 WorkspaceResource.text(json, "description"),
                 json.containsKey("codeMode") ? WorkspaceResource.text(json, "codeMode") : McpServerConfig.CodeMode.OFF.wire(), roleIds);
-        McpServerConfig server = workspaces.createServer(caller.get(), draft);
+        McpServerConfig server;
+        try {
+            server = workspaces.createServer(caller.get(), draft);
+        } catch (WorkspaceService.InvalidServerException e) {
+            var slug = e.problems().get("slug");
+            if (slug != null && slug.key().equals("problem.server.slugTaken")) {
+                throw new ConflictException(slug.english()); // taken, not malformed: 409 like the other REST resources
+            }
+            throw e;
+        }
         return Response.status(Response.Status.CREATED).entity(view(server, roleNames())).build();
     }
 
