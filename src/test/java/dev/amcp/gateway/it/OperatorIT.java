@@ -68,6 +68,18 @@ class OperatorIT {
     }
 
     @Test
+    void badBootstrapSettingsCreateNothing() throws Exception {
+        HttpResponse<String> r = send("POST", A + "/it-operators/bad-settings", null, null);
+        assertEquals(200, r.statusCode(), r.body());
+        JsonObject result = json(r);
+        List<String> refusals = strings(result.getJsonArray("refusals").toString());
+        assertTrue(refusals.get(0).contains("at least 24 characters"), refusals.toString());
+        assertTrue(refusals.get(1).contains("at least 8 characters"), refusals.toString());
+        assertEquals(0, result.getJsonArray("operators").size(), "neither refused bootstrap left an account: " + r.body());
+        assertEquals(200, send("GET", A + "/api/workspaces", Operators.API_KEY, null).statusCode(), "the usual operator is back");
+    }
+
+    @Test
     void anOperatorCreatesAWorkspaceWithItsRolesAndFirstAdmin() throws Exception {
         String slug = "op-" + suffix();
         HttpResponse<String> created = createWorkspace(slug, slug + "-admin");

@@ -81,6 +81,32 @@ public class OperatorRaceResource {
                 .build().toString();
     }
 
+    /**
+     * Bootstraps with a key that is too short and with a password that is too short, on a database without operators:
+     * each is refused and leaves no account behind. Answers the refusals and the operators left.
+     */
+    @POST
+    @Path("bad-settings")
+    @Produces(MediaType.APPLICATION_JSON)
+    public String badSettings() throws Exception {
+        removeOperators();
+        var refusals = Json.createArrayBuilder();
+        for (String[] settings : new String[][] {{"bad-key-operator", "a-long-enough-password", "amcp_short"},
+                {"bad-password-operator", "short", null}}) {
+            try {
+                bootstrap.createFirstOperator(settings[0], settings[1], settings[2]);
+                refusals.add("accepted " + settings[0]);
+            } catch (IllegalArgumentException e) {
+                refusals.add(e.getMessage());
+            }
+        }
+        String operators = operators();
+        bootstrap.createFirstOperator(Operators.USERNAME, Operators.PASSWORD, Operators.API_KEY);
+        return Json.createObjectBuilder().add("refusals", refusals)
+                .add("operators", Json.createReader(new java.io.StringReader(operators)).readObject().getJsonArray("operators"))
+                .build().toString();
+    }
+
     private void removeOperators() throws Exception {
         tx.begin();
         em.joinTransaction();
