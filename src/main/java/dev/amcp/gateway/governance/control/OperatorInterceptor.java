@@ -1,6 +1,5 @@
 package dev.amcp.gateway.governance.control;
 
-import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.platform.entity.Message;
 import jakarta.annotation.Priority;
 import jakarta.interceptor.AroundInvoke;

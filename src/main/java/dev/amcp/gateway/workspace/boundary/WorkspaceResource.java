@@ -10,7 +10,6 @@ import dev.amcp.gateway.workspace.entity.WorkspaceDraft;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonValue;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -76,9 +75,10 @@ public class WorkspaceResource {
     @APIResponse(responseCode = "409", description = "The slug or the admin's username is taken; nothing was written")
     public Response create(String body) {
         JsonObject json = JsonSupport.parseObject(body == null ? "" : body);
-        JsonObject admin = object(json, "admin");
-        WorkspaceDraft draft = new WorkspaceDraft(text(json, "slug"), text(json, "name"), admin == null ? null
-                : new WorkspaceDraft.AccountDraft(text(admin, "username"), text(admin, "displayName"), text(admin, "password"), text(admin, "email")));
+        JsonObject admin = RequestFields.object(json, "admin");
+        WorkspaceDraft.AccountDraft account = admin == null ? null : new WorkspaceDraft.AccountDraft(RequestFields.text(admin, "username"),
+                RequestFields.text(admin, "displayName"), RequestFields.text(admin, "password"), RequestFields.text(admin, "email"));
+        WorkspaceDraft draft = new WorkspaceDraft(RequestFields.text(json, "slug"), RequestFields.text(json, "name"), account);
         WorkspaceAdministration.Created created = administration.create(caller.get(), draft);
         Workspace w = created.workspace();
         return Response.status(Response.Status.CREATED).entity(new CreatedView(w.getSlug(), w.getName(), w.isEnabled(),
@@ -97,44 +97,9 @@ public class WorkspaceResource {
     @APIResponse(responseCode = "404", description = "No workspace has this slug")
     public Response update(@PathParam("slug") String slug, String body) {
         JsonObject json = JsonSupport.parseObject(body == null ? "" : body);
-        WorkspaceChange change = new WorkspaceChange(text(json, "name"), flag(json, "enabled"));
+        WorkspaceChange change = new WorkspaceChange(RequestFields.text(json, "name"), RequestFields.flag(json, "enabled"));
         return administration.update(caller.get(), slug, change)
                 .map(w -> Response.ok(WorkspaceView.of(w)).build())
                 .orElseGet(() -> ErrorResponses.of(Response.Status.NOT_FOUND, "not_found", "No workspace '" + slug + "'"));
-    }
-
-    /** A string field: absent or null is {@code null}; any other type is refused, never read as absent. */
-    static String text(JsonObject json, String key) {
-        JsonValue value = json.get(key);
-        if (value == null || value == JsonValue.NULL) {
-            return null;
-        }
-        if (value.getValueType() != JsonValue.ValueType.STRING) {
-            throw new IllegalArgumentException(key + " must be a string");
-        }
-        return ((jakarta.json.JsonString) value).getString();
-    }
-
-    /** A boolean field: absent or null is {@code null}; {@code "true"}, 1 and other types are refused. */
-    static Boolean flag(JsonObject json, String key) {
-        JsonValue value = json.get(key);
-        if (value == null || value == JsonValue.NULL) {
-            return null;
-        }
-        if (value != JsonValue.TRUE && value != JsonValue.FALSE) {
-            throw new IllegalArgumentException(key + " must be true or false");
-        }
-        return value == JsonValue.TRUE;
-    }
-
-    static JsonObject object(JsonObject json, String key) {
-        JsonValue value = json.get(key);
-        if (value == null || value == JsonValue.NULL) {
-            return null;
-        }
-        if (value.getValueType() != JsonValue.ValueType.OBJECT) {
-            throw new IllegalArgumentException(key + " must be an object");
-        }
-        return value.asJsonObject();
     }
 }
