@@ -155,6 +155,24 @@ class OperatorIT {
     }
 
     @Test
+    void aWorkspaceSeesItsOwnUsageOfTheLicenseAndNothingOfOthers() throws Exception {
+        String slug = "op-" + suffix();
+        String adminKey = json(createWorkspace(slug, slug + "-admin")).getJsonObject("admin").getString("apiKey");
+        String otherKey = json(createWorkspace(slug + "-other", slug + "-other-admin")).getJsonObject("admin").getString("apiKey");
+        assertEquals(201, send("POST", A + "/api/servers", adminKey, "{\"slug\":\"main\",\"name\":\"Main\"}").statusCode());
+        HttpResponse<String> tool = send("POST", A + "/api/code-tools", adminKey, "{\"server\":\"main\",\"name\":\"one\",\"code\":\"return 1;\"}");
+        assertEquals(201, tool.statusCode(), tool.body());
+
+        HttpResponse<String> own = send("GET", A + "/api/license/usage", adminKey, null);
+        assertEquals(200, own.statusCode(), own.body());
+        assertEquals(1, json(own).getInt("codeTools"), own.body());
+        assertEquals(3, json(own).getInt("maxCodeTools"), "the community terms: " + own.body());
+        assertEquals(0, json(send("GET", A + "/api/license/usage", otherKey, null)).getInt("codeTools"), "nothing of other workspaces");
+        assertEquals(404, send("GET", A + "/api/license/usage", Operators.API_KEY, null).statusCode(), "an operator has no workspace");
+        assertEquals(401, send("GET", A + "/api/license/usage", null, null).statusCode());
+    }
+
+    @Test
     void disablingAWorkspaceStopsItsKeysOnMcpAtOnce() throws Exception {
         String slug = "op-" + suffix();
         String key = json(createWorkspace(slug, slug + "-admin")).getJsonObject("admin").getString("apiKey");
