@@ -11,6 +11,7 @@
     <dt><fmt:message key="license.expires"/></dt><dd><c:choose><c:when test="${empty usage.expiresAt}"><fmt:message key="license.never"/></c:when><c:otherwise><c:out value="${usage.expiresAt}"/></c:otherwise></c:choose></dd>
     <dt><fmt:message key="license.writes"/></dt><dd id="license-writes"><fmt:message key="${usage.allowsWrites ? 'license.writes.yes' : 'license.writes.no'}"/></dd>
   </dl>
+  <c:if test="${not manageLicense}">
   <h2><fmt:message key="license.usage"/></h2>
   <div class="field" id="usage-tools">
     <strong><fmt:message key="license.maxCodeTools"/></strong>
@@ -23,8 +24,10 @@
     <progress class="meter ${usage.runsThisMonth >= usage.monthlyCodeRuns ? 'full' : ''}" max="${usage.monthlyCodeRuns}" value="${usage.runsThisMonth}"></progress>
     <p class="help" id="usage-runs-text"><fmt:message key="license.usage.runs"><fmt:param value="${usage.runsThisMonth}"/><fmt:param value="${usage.monthlyCodeRuns}"/></fmt:message></p>
   </div>
+  </c:if>
 </section>
-<c:if test="${canEdit}">
+<c:if test="${not manageLicense}"><p class="note" id="license-operator-note"><fmt:message key="license.operatorOnly"/></p></c:if>
+<c:if test="${manageLicense}">
   <section class="card" id="license-install">
     <h2><fmt:message key="license.install"/></h2>
     <form method="post" action="${ctx}/admin/license/install" id="license-form">

@@ -1,5 +1,7 @@
 /**
- * Governance: who may do what. Roles and their capabilities and server scope, the {@code Caller} every request
- * runs as, and the installed license.
+ * Governance: who may do what. Two levels: the operator runs the instance (workspaces, the license) and belongs to no
+ * workspace; inside a workspace, roles and their capabilities and server scope decide. The {@code Caller} every request
+ * runs as, the gates on services ({@code @RequiresOperator}, {@code @RequiresCapability}, {@code @LicensedFeature}), and
+ * the installed license.
  */
 package dev.amcp.gateway.governance;

@@ -80,7 +80,8 @@ class InstallDocTest {
     void everyOperatorSettingIsDocumented() throws Exception {
         String doc = Files.readString(Path.of("docs", "install.md"));
         for (String setting : List.of("DB_URL", "DB_USER", "DB_PASSWORD", "CODE_RUNNER_URL", "CODE_RUNNER_TOKEN",
-                "AMCP_ALLOWED_ORIGINS", "AMCP_LOG_FORMAT", "License", "Upgrades", "Flyway")) {
+                "AMCP_ALLOWED_ORIGINS", "AMCP_LOG_FORMAT", "AMCP_BOOTSTRAP_OPERATOR", "AMCP_BOOTSTRAP_OPERATOR_PASSWORD",
+                "AMCP_BOOTSTRAP_OPERATOR_API_KEY", "install-walk:begin", "License", "Upgrades", "Flyway")) {
             assertTrue(doc.contains(setting), "docs/install.md covers " + setting);
         }
     }

@@ -4,10 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import com.sun.net.httpserver.HttpServer;
+import dev.amcp.gateway.it.Operators;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import java.io.IOException;
 import java.io.StringReader;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -36,7 +39,9 @@ import org.xml.sax.InputSource;
  * installed under {@code target/liberty/wlp}) gets exactly the {@code server.xml} snippet of {@code docs/install.md}
  * as a config drop-in, plus its own {@code httpEndpoint} ports and nothing else. The JDBC driver goes to
  * {@code ${shared.resource.dir}/jdbc} and the built WAR to {@code apps/}, as the guide says; the database settings
- * come from the environment. The server must then answer {@code /health/ready} with UP.
+ * come from the environment. The server must then answer {@code /health/ready} with UP. Then the walk of step 6, from
+ * the empty database to an MCP client, runs verbatim (bash, curl, jq) with the first operator that the bootstrap
+ * settings of step 4 created, against a small upstream this test serves as {@code AMCP_UPSTREAM_SHOP}.
  *
  * <p>Uses PostgreSQL when {@code DB_URL} is set, a fresh H2 file otherwise. The server is stopped afterwards
  * whatever happens (and killed by its pid if {@code server stop} fails).
@@ -47,6 +52,8 @@ class InstallSnippetIT {
     static final Path INSTALL_DOC = Path.of("docs", "install.md");
     static final String BEGIN = "<!-- install-snippet:begin -->";
     static final String END = "<!-- install-snippet:end -->";
+    static final String WALK_BEGIN = "<!-- install-walk:begin -->";
+    static final String WALK_END = "<!-- install-walk:end -->";
 
     static final Path WLP = Path.of(System.getProperty("it.install.wlp.dir", "target/liberty/wlp")).toAbsolutePath();
     static final String SERVER = System.getProperty("it.install.server.name", "amcp-install");
@@ -61,17 +68,24 @@ class InstallSnippetIT {
     static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     static final List<String> transcript = new ArrayList<>();
     static boolean started;
+    static HttpServer upstream;
 
     /** The XML between the snippet markers of docs/install.md, without the Markdown fence. */
     static String snippet() throws IOException {
+        return block(BEGIN, END, "xml");
+    }
+
+    /** The one fenced block of a language between two markers of docs/install.md, without the fence. */
+    static String block(String beginMarker, String endMarker, String language) throws IOException {
         String doc = Files.readString(INSTALL_DOC);
-        int begin = doc.indexOf(BEGIN);
-        int end = doc.indexOf(END);
-        assertTrue(begin >= 0 && end > begin, INSTALL_DOC + " must hold exactly one block between " + BEGIN + " and " + END);
-        assertEquals(begin, doc.lastIndexOf(BEGIN), "only one install snippet");
-        String block = doc.substring(begin + BEGIN.length(), end).strip();
-        assertTrue(block.startsWith("```xml\n") && block.endsWith("```"), "the snippet is one ```xml fenced block");
-        return block.substring("```xml\n".length(), block.length() - 3);
+        int begin = doc.indexOf(beginMarker);
+        int end = doc.indexOf(endMarker);
+        assertTrue(begin >= 0 && end > begin, INSTALL_DOC + " must hold exactly one block between " + beginMarker + " and " + endMarker);
+        assertEquals(begin, doc.lastIndexOf(beginMarker), "only one block after " + beginMarker);
+        String block = doc.substring(begin + beginMarker.length(), end).strip();
+        String fence = "```" + language + "\n";
+        assertTrue(block.startsWith(fence) && block.endsWith("```"), "the block is one " + fence.strip() + " fenced block");
+        return block.substring(fence.length(), block.length() - 3);
     }
 
     @BeforeAll
@@ -80,6 +94,17 @@ class InstallSnippetIT {
                 "No Liberty runtime at " + WLP + ": run through `mvn verify` (the it profile creates it)");
         assertTrue(Files.isRegularFile(WAR), "No WAR at " + WAR + ": run through `mvn verify`");
         String snippet = snippet();
+        // The upstream that step 6's tool calls (AMCP_UPSTREAM_SHOP): GET /customers/{id}.
+        upstream = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        upstream.createContext("/customers/", exchange -> {
+            String id = exchange.getRequestURI().getPath().substring("/customers/".length());
+            byte[] body = ("{\"id\": " + id + ", \"name\": \"Customer " + id + " from the install walk\"}").getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        upstream.start();
         DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(new InputSource(new StringReader(snippet)));
 
         // A fresh server: stop a leftover of an aborted run, delete it, create it anew.
@@ -118,6 +143,9 @@ class InstallSnippetIT {
 
     @AfterAll
     static void stop() throws Exception {
+        if (upstream != null) {
+            upstream.stop(0);
+        }
         if (!started) {
             return;
         }
@@ -194,6 +222,27 @@ class InstallSnippetIT {
         assertTrue(!metrics.body().contains("amcp_"), "no metric is shown");
     }
 
+    @Test
+    void theDocumentedWalkTakesTheEmptyInstallToAWorkingMcpClient() throws Exception {
+        awaitApplication();
+        ProcessBuilder bash = new ProcessBuilder("bash", "-euo", "pipefail", "-c", block(WALK_BEGIN, WALK_END, "sh"))
+                .redirectErrorStream(true);
+        bash.environment().put("AMCP", "http://127.0.0.1:" + HTTP_PORT);
+        bash.environment().put("OPERATOR_KEY", Operators.API_KEY); // AMCP_BOOTSTRAP_OPERATOR_API_KEY of the server
+        Path output = Files.createTempFile("install-it-walk-", ".out");
+        bash.redirectOutput(output.toFile());
+        Process walk = bash.start();
+        boolean finished = walk.waitFor(2, TimeUnit.MINUTES);
+        String text = Files.readString(output, StandardCharsets.UTF_8);
+        Files.deleteIfExists(output);
+        if (!finished) {
+            walk.destroyForcibly();
+        }
+        assertTrue(finished && walk.exitValue() == 0, failure("the walk of step 6 failed:\n" + text));
+        assertTrue(text.contains("Customer 7 from the install walk") && text.contains("\"isError\":false"),
+                failure("the MCP client got the tool's answer:\n" + text));
+    }
+
     // --- helpers ---
 
     static void awaitApplication() throws Exception {
@@ -246,6 +295,14 @@ class InstallSnippetIT {
             env.put("DB_PASSWORD", "amcp");
         }
         env.put("WLP_LOGGING_MESSAGE_FORMAT", "JSON");
+        // Step 4's first operator. Its name and key are the integration tests' own, so on a database those tests
+        // share (PostgreSQL in CI) whichever starts first creates it and the other finds the same operator.
+        env.put("AMCP_BOOTSTRAP_OPERATOR", Operators.USERNAME);
+        env.put("AMCP_BOOTSTRAP_OPERATOR_PASSWORD", Operators.PASSWORD);
+        env.put("AMCP_BOOTSTRAP_OPERATOR_API_KEY", Operators.API_KEY);
+        if (upstream != null) {
+            env.put("AMCP_UPSTREAM_SHOP", "http://127.0.0.1:" + upstream.getAddress().getPort());
+        }
         // Output to a file, never a pipe: a background JVM holding the pipe open must not hang the test.
         Path output = Files.createTempFile("install-it-server-", ".out");
         builder.redirectOutput(output.toFile());

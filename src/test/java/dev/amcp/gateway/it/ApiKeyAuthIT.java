@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.amcp.gateway.workspace.control.ApiKeyService;
+import dev.amcp.gateway.workspace.control.UserAdministration;
 import dev.amcp.gateway.workspace.control.WorkspaceService;
+import dev.amcp.gateway.workspace.entity.UserChange;
 import dev.amcp.gateway.workspace.entity.McpServerConfig;
 import jakarta.inject.Inject;
 import java.net.http.HttpResponse;
@@ -34,6 +36,9 @@ class ApiKeyAuthIT {
 
     @Inject
     WorkspaceService workspaces;
+
+    @Inject
+    UserAdministration userAdministration;
 
     @Test
     void goodKeyListsTools() throws Exception {
@@ -88,6 +93,19 @@ class ApiKeyAuthIT {
         workspaces.setCodeMode(tenant.server().getId(), McpServerConfig.CodeMode.OFF);
         assertFalse(fixtures.post(endpoint, "Bearer " + tenant.adminKey(), list).body().contains("code_execute"),
                 "switching code mode off hides code_execute at once");
+    }
+
+    @Test
+    void loweringAUsersRoleNarrowsTheKeysMintedBeforeIt() {
+        var tenant = fixtures.tenant();
+        // the admin's key, narrowed to member (tools.write), minted while the admin held more
+        String narrowed = apiKeys.issue(tenant.admin().userId(), "narrowed", "member").plaintext();
+        assertTrue(apiKeys.authenticateKey(narrowed).orElseThrow().has("tools.write"));
+        userAdministration.update(tenant.admin(), tenant.member().username(), new UserChange("admin", null, null)); // keep an admin
+        userAdministration.update(tenant.admin(), tenant.admin().username(), new UserChange("viewer", null, null));
+        var caller = apiKeys.authenticateKey(narrowed).orElseThrow();
+        assertFalse(caller.has("tools.write"), "the key carries no more than its user's role now: " + caller.role());
+        assertEquals("member", caller.role().name());
     }
 
     @Test

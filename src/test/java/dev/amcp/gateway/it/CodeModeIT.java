@@ -95,7 +95,7 @@ class CodeModeIT {
 
     @AfterEach
     void backToCommunity() {
-        licenses.uninstall(fixtures.tenant().admin());
+        licenses.uninstall(Operators.CALLER);
     }
 
     /** A tenant whose server "main" has a read tool echo and a write tool post_echo; inline code on, viewers granted. */
@@ -327,13 +327,13 @@ class CodeModeIT {
         var hard = assertThrows(GateRefusedException.class, () -> codeTools.create(t.admin(), new CodeToolDraft(draft("main", "ct4"), spec)));
         assertTrue(hard.getMessage().contains("community license allows 3"), hard.getMessage());
         var writes = new CodeToolSpec("return 1", List.of("post_echo"), "invoker", true);
-        licenses.install(t.admin(), TestLicenses.sign("pro", 3, 1000));
+        licenses.install(Operators.CALLER, TestLicenses.sign("pro", 3, 1000));
         var soft = codeTools.create(t.admin(), new CodeToolDraft(draft("main", "ct4"), spec));
         assertEquals(1, licenseWarnings(soft).size(), "paid editions warn instead of refusing");
         var needsEnterprise = assertThrows(GateRefusedException.class, () -> codeTools.update(t.admin(), soft.value().getId(),
                 new CodeToolDraft(draft("main", "ct4"), writes)));
         assertTrue(needsEnterprise.getMessage().contains("Enterprise"), needsEnterprise.getMessage());
-        licenses.install(t.admin(), TestLicenses.sign("enterprise", 100, 1000));
+        licenses.install(Operators.CALLER, TestLicenses.sign("enterprise", 100, 1000));
         assertFalse(codeTools.update(t.admin(), soft.value().getId(), new CodeToolDraft(draft("main", "ct4"), writes)).value().isReadOnly());
     }
 
@@ -345,7 +345,7 @@ class CodeModeIT {
     @Test
     void definerModeRunsWithTheDefinersRoleWhileTheCodeIsUnchanged() {
         var t = inlineTenant();
-        licenses.install(t.admin(), TestLicenses.sign("enterprise", 100, 1000));
+        licenses.install(Operators.CALLER, TestLicenses.sign("enterprise", 100, 1000));
         workspaces.createServer(t.workspace().getId(), "ops", "Ops", null);
         fixtures.httpTool(t, "ops", "ops_echo", ID_SCHEMA, "{\"method\":\"GET\",\"url\":\"${AMCP_UPSTREAM_IT}/echo/{id}\"}");
         var memberRole = workspaces.role(t.workspace().getId(), "member");
@@ -378,7 +378,7 @@ class CodeModeIT {
     @Test
     void aCodeToolChangedOutsideAnAdminsSaveRefusesToRun() {
         var t = inlineTenant();
-        licenses.install(t.admin(), TestLicenses.sign("enterprise", 100, 1000));
+        licenses.install(Operators.CALLER, TestLicenses.sign("enterprise", 100, 1000));
         fixtures.httpTool(t, "main", "echo2", ID_SCHEMA, "{\"method\":\"GET\",\"url\":\"${AMCP_UPSTREAM_IT}/echo/{id}\"}");
         String code = "return (await amcp.run('echo', {id: 'a'})).id;";
         var saved = new CodeToolSpec(code, List.of("echo"), "invoker", false);
@@ -441,13 +441,13 @@ class CodeModeIT {
     @Test
     void aDowngradedLicenseStopsCodeToolWritesAtRunTime() {
         var t = inlineTenant();
-        licenses.install(t.admin(), TestLicenses.sign("enterprise", 100, 1000));
+        licenses.install(Operators.CALLER, TestLicenses.sign("enterprise", 100, 1000));
         codeTools.create(t.admin(), new CodeToolDraft(draft("main", "writer"), new CodeToolSpec(
                 "return (await amcp.run('post_echo', {n: 1})).received.n;", List.of("post_echo"), "invoker", true)));
         Caller admin = onServer(t, t.adminKey());
         assertEquals("1", executor.call(admin, "writer", JsonObject.EMPTY_JSON_OBJECT).text(), "writes run while licensed");
         long counted = usage.counted(t.workspace().getId(), CodeRunUsage.currentMonth());
-        licenses.uninstall(t.admin());
+        licenses.uninstall(Operators.CALLER);
         ToolResult refused = executor.call(admin, "writer", JsonObject.EMPTY_JSON_OBJECT);
         assertTrue(refused.isError());
         assertTrue(refused.text().contains("Code tools that write (allowWrites) need the Enterprise edition"), refused.text());
@@ -537,7 +537,7 @@ class CodeModeIT {
     @Test
     void monthlyQuotaRefusesRunsWithLimit() {
         var t = inlineTenant();
-        licenses.install(t.admin(), TestLicenses.sign("pro", 10, 1));
+        licenses.install(Operators.CALLER, TestLicenses.sign("pro", 10, 1));
         Caller viewer = onServer(t, t.viewerKey());
         assertFalse(codeExecute(viewer, "return 1", null).isError());
         ToolResult second = codeExecute(viewer, "return 2", null);
@@ -550,7 +550,7 @@ class CodeModeIT {
     @Test
     void racingRunsCannotOvershootTheMonthlyQuota() throws Exception {
         var t = inlineTenant();
-        licenses.install(t.admin(), TestLicenses.sign("pro", 10, 3));
+        licenses.install(Operators.CALLER, TestLicenses.sign("pro", 10, 3));
         Caller viewer = onServer(t, t.viewerKey());
         ManagedExecutorService threads = javax.naming.InitialContext.doLookup("java:comp/DefaultManagedExecutorService");
         List<Future<ToolResult>> racing = new ArrayList<>();

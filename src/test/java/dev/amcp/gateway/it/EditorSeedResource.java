@@ -10,6 +10,7 @@ import dev.amcp.gateway.governance.entity.Role;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.tools.control.ToolService;
 import dev.amcp.gateway.tools.entity.ToolDraft;
+import dev.amcp.gateway.workspace.control.FirstOperator;
 import dev.amcp.gateway.workspace.control.WorkspaceService;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -51,6 +52,9 @@ public class EditorSeedResource {
 
     @Inject
     LicenseService licenses;
+
+    @Inject
+    FirstOperator firstOperator;
 
     @POST
     @Produces(MediaType.APPLICATION_JSON)
@@ -113,12 +117,24 @@ public class EditorSeedResource {
         return answer.build().toString();
     }
 
+    /**
+     * The tests' operator ({@link Operators}), created as the bootstrap creates it when the database has no operator
+     * yet, so the browser can sign in as the instance's operator.
+     */
+    @POST
+    @Path("operator")
+    @Produces(MediaType.APPLICATION_JSON)
+    public String operator() {
+        firstOperator.createUnlessOneExists(Operators.USERNAME, Operators.PASSWORD, Operators.API_KEY);
+        return Json.createObjectBuilder().add("username", Operators.USERNAME).add("password", Operators.PASSWORD).build().toString();
+    }
+
     /** Back to the community terms whatever a test installed (licenses are per gateway, not per workspace). */
     @DELETE
     @Path("license")
     @Transactional
     public void uninstallLicense() {
-        licenses.uninstall(adminOf(tenant().build()));
+        licenses.uninstall(Operators.CALLER);
     }
 
     private Caller adminOf(JsonObject seeded) {

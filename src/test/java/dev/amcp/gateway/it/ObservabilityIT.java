@@ -101,6 +101,13 @@ class ObservabilityIT {
         assertTrue(paths.containsKey("/api/tools"), "paths: " + paths.keySet());
         assertTrue(paths.containsKey("/api/tools/{name}/call"), "paths: " + paths.keySet());
         assertTrue(paths.getJsonObject("/api/tools").containsKey("get"));
+        for (String administration : java.util.List.of("/api/workspaces", "/api/workspaces/{slug}", "/api/servers", "/api/users",
+                "/api/users/{username}", "/api/users/{username}/keys", "/api/users/{username}/keys/{id}", "/api/roles",
+                "/api/roles/{name}", "/api/license", "/api/license/usage")) {
+            assertTrue(paths.containsKey(administration), administration + " is documented; paths: " + paths.keySet());
+        }
+        assertTrue(paths.getJsonObject("/api/workspaces").getJsonObject("post").getJsonObject("responses").containsKey("409"),
+                "the workspace API documents its conflicts");
         assertTrue(paths.keySet().stream().noneMatch(p -> p.startsWith("/demo-api")), "the demo API is excluded: " + paths.keySet());
     }
 

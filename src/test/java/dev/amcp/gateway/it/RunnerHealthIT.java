@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.amcp.gateway.platform.control.JsonSupport;
+import dev.amcp.gateway.workspace.control.FirstOperator;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 import java.net.InetSocketAddress;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Anonymous readiness tells whether the code runner answers, and nothing of its internals, and it asks the runner at
- * most once per few seconds however often it is polled; admins read the runner's report on {@code /api/code-runner}.
+ * most once per few seconds however often it is polled; operators read the runner's report on {@code /api/code-runner}.
  * The "runner" is a stub {@code /healthz} in the test's JVM that counts how often it is asked ({@code /count}).
  */
 @ExtendWith(ArquillianExtension.class)
@@ -58,6 +59,9 @@ class RunnerHealthIT {
     Fixtures fixtures;
 
     @Inject
+    FirstOperator firstOperator;
+
+    @Inject
     @ConfigProperty(name = "CODE_RUNNER_URL")
     String runnerUrl;
 
@@ -82,7 +86,9 @@ class RunnerHealthIT {
         var t = fixtures.tenant();
         assertEquals(401, fixtures.get("/api/code-runner", null).statusCode());
         assertEquals(403, fixtures.get("/api/code-runner", "Bearer " + t.viewerKey()).statusCode());
-        var detail = fixtures.get("/api/code-runner", "Bearer " + t.adminKey());
+        assertEquals(403, fixtures.get("/api/code-runner", "Bearer " + t.adminKey()).statusCode(), "a workspace admin is no operator");
+        firstOperator.createUnlessOneExists(Operators.USERNAME, Operators.PASSWORD, Operators.API_KEY); // the tests' operator
+        var detail = fixtures.get("/api/code-runner", "Bearer " + Operators.API_KEY);
         assertEquals(200, detail.statusCode(), detail.body());
         JsonObject report = JsonSupport.parseObject(detail.body());
         assertEquals("ready", report.getString("state"));

@@ -69,11 +69,7 @@ class MigrationsTest {
     @ParameterizedTest
     @MethodSource("databases")
     void defaultsAndJsonColumnsRoundTrip(Db db) throws Exception {
-        Flyway flyway = flyway(db);
-        flyway.clean();
-        flyway.migrate();
-        try (Connection c = connect(db)) {
-            c.setSchema(SCHEMA);
+        try (Connection c = freshlyMigrated(db)) {
             exec(c, "insert into workspaces(slug, name) values ('w1', 'W1')");
             long ws = id(c, "select id from workspaces where slug = 'w1'");
             exec(c, "insert into mcp_server_configs(workspace_id, slug, name) values (" + ws + ", 's1', 'S1')");
@@ -130,6 +126,26 @@ class MigrationsTest {
         }
     }
 
+    @ParameterizedTest
+    @MethodSource("databases")
+    void operatorsStandOutsideWorkspacesAndMembersInsideOne(Db db) throws Exception {
+        try (Connection c = freshlyMigrated(db)) {
+            exec(c, "insert into workspaces(slug, name) values ('w1', 'W1')");
+            long ws = id(c, "select id from workspaces where slug = 'w1'");
+            assertEquals(1, id(c, "select count(*) from workspaces where enabled = true and id = " + ws), "workspaces start enabled");
+            exec(c, "insert into roles(workspace_id, name, capabilities) values (" + ws + ", 'admin', '[]')");
+            long role = id(c, "select id from roles where name = 'admin'");
+            exec(c, "insert into users(username, is_operator) values ('op', true)");
+            exec(c, "insert into users(workspace_id, username, role_id) values (" + ws + ", 'member', " + role + ")");
+            long op = id(c, "select id from users where username = 'op'");
+            exec(c, "insert into api_keys(user_id, name, key_prefix, key_hash) values (" + op + ", 'k', 'amcp_', 'h1')");
+            assertRejected(c, "insert into users(workspace_id, username, role_id, is_operator) values (" + ws + ", 'both', " + role + ", true)");
+            assertRejected(c, "insert into users(username) values ('nowhere')");
+            assertRejected(c, "insert into users(workspace_id, username) values (" + ws + ", 'roleless')");
+            assertEquals(1, id(c, "select count(*) from instance_locks where name = 'operator-bootstrap'"));
+        }
+    }
+
     private static void assertRejected(Connection c, String sql) {
         try {
             exec(c, sql);
@@ -152,6 +168,16 @@ class MigrationsTest {
                 .failOnMissingLocations(true)
                 .placeholders(Migrations.placeholdersFor(product))
                 .load();
+    }
+
+    /** A connection to the scratch schema, cleaned and migrated to the latest version. */
+    private static Connection freshlyMigrated(Db db) throws SQLException {
+        Flyway flyway = flyway(db);
+        flyway.clean();
+        flyway.migrate();
+        Connection c = connect(db);
+        c.setSchema(SCHEMA);
+        return c;
     }
 
     private static Connection connect(Db db) throws SQLException {

@@ -1,9 +1,8 @@
 package dev.amcp.gateway.codemode.boundary;
 
 import dev.amcp.gateway.codemode.control.RunnerConnector;
-import dev.amcp.gateway.governance.control.RequiresCapability;
+import dev.amcp.gateway.governance.control.RequiresOperator;
 import dev.amcp.gateway.governance.entity.Caller;
-import dev.amcp.gateway.governance.entity.Capability;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -52,8 +51,8 @@ public class RunnerReadiness implements HealthCheck {
                         .withData("detail", "the code runner does not answer /healthz; code runs are refused").build();
     }
 
-    /** The state with the runner's own report, for an admin. */
-    @RequiresCapability(Capability.ADMIN)
+    /** The state with the runner's own report, for an operator (the runner serves every workspace). */
+    @RequiresOperator
     public JsonObject detail(Caller caller) {
         JsonObjectBuilder detail = JsonSupport.JSON.createObjectBuilder().add("configured", connector.configured());
         if (!connector.configured()) {

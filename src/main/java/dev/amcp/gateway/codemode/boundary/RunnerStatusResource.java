@@ -10,7 +10,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.health.Readiness;
 
-/** {@code GET /api/code-runner}: the code runner's state and its own report, for admins (readiness shows the state only). */
+/** {@code GET /api/code-runner}: the code runner's state and its own report, for operators (readiness shows the state only). */
 @Path("/api/code-runner")
 @RequestScoped
 @Authenticated

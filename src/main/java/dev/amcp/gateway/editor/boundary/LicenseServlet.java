@@ -1,13 +1,11 @@
 package dev.amcp.gateway.editor.boundary;
 
-import dev.amcp.gateway.audit.control.CodeRunUsage;
+import dev.amcp.gateway.audit.control.WorkspaceUsage;
 import dev.amcp.gateway.editor.control.LicenseUsages;
 import dev.amcp.gateway.governance.control.GateRefusedException;
 import dev.amcp.gateway.governance.control.LicenseService;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.LicenseTerms;
-import dev.amcp.gateway.tools.control.ToolService;
-import dev.amcp.gateway.tools.entity.McpTool;
 import jakarta.inject.Inject;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.annotation.WebServlet;
@@ -17,7 +15,9 @@ import java.io.IOException;
 
 /**
  * The license in force: edition, features, the workspace's usage against {@code maxCodeTools} and
- * {@code monthlyCodeRuns} with the soft-limit warnings; admins install a signed license document or remove it.
+ * {@code monthlyCodeRuns} with the soft-limit warnings. The license is the instance's, so only an operator installs a
+ * signed license document or removes it ({@code @RequiresOperator} on {@link LicenseService}); an operator belongs to no
+ * workspace and sees no usage.
  */
 @WebServlet({"/admin/license", "/admin/license/*"})
 public class LicenseServlet extends EditorServlet {
@@ -26,10 +26,7 @@ public class LicenseServlet extends EditorServlet {
     LicenseService licenses;
 
     @Inject
-    ToolService tools;
-
-    @Inject
-    CodeRunUsage usage;
+    WorkspaceUsage usage;
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
@@ -77,12 +74,12 @@ public class LicenseServlet extends EditorServlet {
 
     private void show(HttpServletRequest request, HttpServletResponse response, Caller caller, String document, String formError)
             throws ServletException, IOException {
-        long codeTools = tools.tools(caller.workspaceId()).stream().filter(McpTool::isCodeTool).count();
-        long runs = usage.counted(caller.workspaceId(), CodeRunUsage.currentMonth());
-        request.setAttribute("usage", LicenseUsages.of(licenses.current(), codeTools, runs, locale(request)));
+        WorkspaceUsage.Usage used = usage.of(caller.workspaceId());
+        request.setAttribute("usage", LicenseUsages.of(licenses.current(), used.codeTools(), used.runsThisMonth(), locale(request)));
         request.setAttribute("document", document);
         request.setAttribute("formError", formError);
         request.setAttribute("active", "license");
+        request.setAttribute("manageLicense", caller.operator());
         render(request, response, "license");
     }
 }

@@ -20,12 +20,17 @@ public class CapabilityInterceptor {
         if (gate == null) {
             gate = context.getMethod().getDeclaringClass().getAnnotation(RequiresCapability.class);
         }
-        Caller caller = Arrays.stream(context.getParameters()).filter(Caller.class::isInstance).map(Caller.class::cast)
-                .findFirst().orElseThrow(() -> new IllegalStateException(context.getMethod() + " is gated but takes no Caller"));
+        Caller caller = callerOf(context);
         if (!caller.has(gate.value())) {
             throw new GateRefusedException(Message.of("gate.capability",
                     "This needs the ''{0}'' capability, which role ''{1}'' does not have", gate.value(), caller.role().name()));
         }
         return context.proceed();
+    }
+
+    /** The {@link Caller} argument of a gated method. */
+    static Caller callerOf(InvocationContext context) {
+        return Arrays.stream(context.getParameters()).filter(Caller.class::isInstance).map(Caller.class::cast)
+                .findFirst().orElseThrow(() -> new IllegalStateException(context.getMethod() + " is gated but takes no Caller"));
     }
 }

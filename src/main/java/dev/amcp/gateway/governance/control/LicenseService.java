@@ -1,7 +1,6 @@
 package dev.amcp.gateway.governance.control;
 
 import dev.amcp.gateway.governance.entity.Caller;
-import dev.amcp.gateway.governance.entity.Capability;
 import dev.amcp.gateway.governance.entity.License;
 import dev.amcp.gateway.governance.entity.LicenseTerms;
 import dev.amcp.gateway.platform.control.JsonSupport;
@@ -83,14 +82,15 @@ public class LicenseService {
         return terms;
     }
 
-    @RequiresCapability(Capability.ADMIN)
+    /** Installs a license for the whole instance; only an operator may. */
+    @RequiresOperator
     @Transactional
     public LicenseTerms install(Caller caller, String document) {
         return store(document);
     }
 
-    /** Removes the installed license; the community terms apply again. */
-    @RequiresCapability(Capability.ADMIN)
+    /** Removes the installed license; the community terms apply again, to every workspace. Only an operator may. */
+    @RequiresOperator
     @Transactional
     public LicenseTerms uninstall(Caller caller) {
         em.createNamedQuery(License.ACTIVE, License.class).getResultList().forEach(License::deactivate);

@@ -29,6 +29,8 @@ public class Role {
 
     public static final String BY_NAME = "Role.byName";
     public static final String BY_WORKSPACE = "Role.byWorkspace";
+    /** A role's name: what {@code /api/roles/{name}} accepts. */
+    public static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[a-z0-9][a-z0-9_.-]{0,63}");
 
     /** Built-in role names, created with every workspace. */
     public static final String ADMIN = "admin";

@@ -1,7 +1,6 @@
 package dev.amcp.gateway.workspace.control;
 
 import dev.amcp.gateway.governance.control.RequiresCapability;
-import dev.amcp.gateway.governance.entity.CallScope;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Capability;
 import dev.amcp.gateway.governance.entity.Role;
@@ -87,7 +86,10 @@ public class ApiKeyService {
     /** A caller found for a key, and until when the key itself is valid (null: no expiry). */
     public record VerifiedKey(Caller caller, Instant keyExpiresAt) {}
 
-    /** Resolves a key to its caller, or empty for an unknown, revoked or expired key or a disabled user. */
+    /**
+     * Resolves a key to its caller, or empty for an unknown, revoked or expired key, a disabled user or a user of a
+     * disabled workspace.
+     */
     public Optional<Caller> authenticateKey(String plaintext) {
         return verify(plaintext).map(VerifiedKey::caller);
     }
@@ -104,17 +106,15 @@ public class ApiKeyService {
             return Optional.empty();
         }
         ApiKey key = found.get();
-        UserAccount user = em.find(UserAccount.class, key.getUserId());
-        if (user == null || !user.isEnabled()) {
+        Optional<Caller> caller = AccountCallers.of(em, em.find(UserAccount.class, key.getUserId()), key);
+        if (caller.isEmpty()) {
             return Optional.empty();
         }
         if (key.getLastUsedAt() == null || key.getLastUsedAt().plus(LAST_USED_GRANULARITY).isBefore(now)) {
             // a bulk update, so this bookkeeping does not count as an access change (see AccessChanges)
             em.createNamedQuery(ApiKey.TOUCH).setParameter("id", key.getId()).setParameter("now", now).executeUpdate();
         }
-        Role role = em.find(Role.class, key.getRoleId() != null ? key.getRoleId() : user.getRoleId());
-        return Optional.of(new VerifiedKey(new Caller(key.getWorkspaceId(), user.getId(), key.getId(), user.getUsername(),
-                role.toGrant(), CallScope.UNRESTRICTED), key.getExpiresAt()));
+        return Optional.of(new VerifiedKey(caller.get(), key.getExpiresAt()));
     }
 
     public List<ApiKey> keys(long workspaceId) {

@@ -1,15 +1,16 @@
 package dev.amcp.gateway.workspace.control;
 
 import dev.amcp.gateway.governance.control.RequiresCapability;
-import dev.amcp.gateway.governance.entity.CallScope;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Capability;
 import dev.amcp.gateway.governance.entity.Role;
+import dev.amcp.gateway.platform.entity.ConflictException;
 import dev.amcp.gateway.platform.entity.Message;
 import dev.amcp.gateway.workspace.entity.McpServerConfig;
 import dev.amcp.gateway.workspace.entity.ServerDraft;
 import dev.amcp.gateway.workspace.entity.UserAccount;
 import dev.amcp.gateway.workspace.entity.Workspace;
+import dev.amcp.gateway.workspace.entity.WorkspaceDraft;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -31,6 +32,9 @@ import java.util.regex.Pattern;
 public class WorkspaceService {
 
     private static final Pattern SLUG = Pattern.compile("[a-z0-9][a-z0-9_-]{0,62}");
+    private static final Pattern USERNAME = Pattern.compile("[A-Za-z0-9._@-]{2,100}");
+    private static final Pattern EMAIL = Pattern.compile("[^@\\s]+@[^@\\s]+");
+    private static final int MIN_PASSWORD = 8;
 
     @PersistenceContext(unitName = "amcp")
     EntityManager em;
@@ -42,7 +46,7 @@ public class WorkspaceService {
     public Workspace createWorkspace(String slug, String name) {
         requireSlug(slug, "Workspace slug");
         if (findWorkspace(slug).isPresent()) {
-            throw new IllegalArgumentException("Workspace slug '" + slug + "' is already taken");
+            throw new ConflictException("Workspace slug '" + slug + "' is already taken");
         }
         Workspace workspace = new Workspace(slug, name);
         em.persist(workspace);
@@ -78,11 +82,7 @@ public class WorkspaceService {
 
     public Role updateRole(long roleId, Set<String> capabilities, boolean allServers, Set<Long> serverIds) {
         Role role = em.find(Role.class, roleId);
-        Set<String> unknown = new java.util.TreeSet<>(capabilities);
-        unknown.removeAll(Capability.ALL);
-        if (!unknown.isEmpty()) {
-            throw new IllegalArgumentException("Unknown capabilities " + unknown + "; known: " + new java.util.TreeSet<>(Capability.ALL));
-        }
+        checkCapabilities(capabilities);
         for (Long serverId : serverIds) {
             McpServerConfig server = em.find(McpServerConfig.class, serverId);
             if (server == null || !server.getWorkspaceId().equals(role.getWorkspaceId())) {
@@ -95,22 +95,97 @@ public class WorkspaceService {
         return role;
     }
 
+    /** Refuses capability strings the gateway does not know; answers the set as given. */
+    public static Set<String> checkCapabilities(Set<String> capabilities) {
+        Set<String> unknown = new java.util.TreeSet<>(capabilities);
+        unknown.removeAll(Capability.ALL);
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException("Unknown capabilities " + unknown + "; known: " + new java.util.TreeSet<>(Capability.ALL));
+        }
+        return capabilities;
+    }
+
     public UserAccount createUser(long workspaceId, String username, String displayName, String roleName, String password) {
-        if (username == null || !username.matches("[A-Za-z0-9._@-]{2,100}")) {
+        checkNewAccount(username, password, null);
+        UserAccount user = new UserAccount(workspaceId, username, displayName, role(workspaceId, roleName).getId());
+        return persistAccount(user, password, null);
+    }
+
+    /** Creates a member of a workspace from an account draft, with the given role. */
+    public UserAccount createUser(long workspaceId, String roleName, WorkspaceDraft.AccountDraft account) {
+        checkNewAccount(account.username(), account.password(), account.email());
+        String displayName = account.displayName() == null || account.displayName().isBlank() ? account.username() : account.displayName().strip();
+        if (displayName.length() > 200) {
+            throw new IllegalArgumentException("A display name has at most 200 characters");
+        }
+        UserAccount user = new UserAccount(workspaceId, account.username(), displayName, role(workspaceId, roleName).getId());
+        return persistAccount(user, account.password(), account.email());
+    }
+
+    /**
+     * Refuses (409) a change that left the workspace without an enabled user whose role holds {@code admin}; the
+     * caller's transaction then rolls the change back. Call it after the change is flushed.
+     */
+    public void requireAnEnabledAdmin(long workspaceId) {
+        Map<Long, Role> roles = new java.util.HashMap<>();
+        roles(workspaceId).forEach(r -> roles.put(r.getId(), r));
+        boolean anAdminLeft = em.createNamedQuery(UserAccount.BY_WORKSPACE, UserAccount.class).setParameter("workspaceId", workspaceId)
+                .getResultStream().anyMatch(u -> u.isEnabled() && roles.get(u.getRoleId()).getCapabilities().contains(Capability.ADMIN));
+        if (!anAdminLeft) {
+            throw new ConflictException("That would leave the workspace without an enabled admin; make someone else admin first");
+        }
+    }
+
+    /** A person of the workspace by username; a user of another workspace, or an operator, reads as missing. */
+    public Optional<UserAccount> findMember(long workspaceId, String username) {
+        return em.createNamedQuery(UserAccount.BY_USERNAME, UserAccount.class).setParameter("username", username).getResultStream()
+                .filter(u -> !u.isOperator() && u.getWorkspaceId() == workspaceId).findFirst();
+    }
+
+    /** Creates an operator of the instance: an account outside every workspace, with no workspace role. */
+    public UserAccount createOperator(String username, String password) {
+        checkNewAccount(username, password, null);
+        return persistAccount(UserAccount.operator(username, username), password, null);
+    }
+
+    /**
+     * Checks a new account before anything is written: the username's form and that it is free (usernames are unique
+     * across the instance), the password's length when one is given, the email's form when one is given.
+     */
+    public void checkNewAccount(String username, String password, String email) {
+        if (username == null || !USERNAME.matcher(username).matches()) {
             throw new IllegalArgumentException("Username must be 2 to 100 letters, digits or . _ @ -");
         }
         if (em.createNamedQuery(UserAccount.BY_USERNAME, UserAccount.class).setParameter("username", username)
                 .getResultStream().findAny().isPresent()) {
-            throw new IllegalArgumentException("Username '" + username + "' is already taken");
+            throw new ConflictException("Username '" + username + "' is already taken");
         }
-        UserAccount user = new UserAccount(workspaceId, username, displayName, role(workspaceId, roleName).getId());
+        checkPassword(password);
+        if (email != null && (email.length() > 320 || !EMAIL.matcher(email).matches())) {
+            throw new IllegalArgumentException("Email must look like name@domain and have at most 320 characters");
+        }
+    }
+
+    /** Refuses a password shorter than 8 characters; {@code null} (no password) passes. */
+    public static void checkPassword(String password) {
+        if (password != null && password.length() < MIN_PASSWORD) {
+            throw new IllegalArgumentException("Password must have at least " + MIN_PASSWORD + " characters");
+        }
+    }
+
+    /** Sets a checked password, stored as a PBKDF2 hash. */
+    public void setPassword(UserAccount user, String password) {
+        checkPassword(password);
+        user.setPasswordHash(passwordHash.generate(password.toCharArray()));
+    }
+
+    private UserAccount persistAccount(UserAccount user, String password, String email) {
         if (password != null) {
-            if (password.length() < 8) {
-                throw new IllegalArgumentException("Password must have at least 8 characters");
-            }
-            user.setPasswordHash(passwordHash.generate(password.toCharArray()));
+            setPassword(user, password);
         }
+        user.setEmail(email);
         em.persist(user);
+        em.flush(); // the id, for the keys that callers issue next
         return user;
     }
 
@@ -160,16 +235,14 @@ public class WorkspaceService {
 
     /**
      * The caller a signed-in person acts as in the web editor: their workspace, their user and their role, with no
-     * narrowing scope. Empty for an unknown or disabled user.
+     * narrowing scope, or an operator. Empty for an unknown or disabled user or a user of a disabled workspace.
      */
     public Optional<Caller> callerForUser(String username) {
         if (username == null) {
             return Optional.empty();
         }
         return em.createNamedQuery(UserAccount.BY_USERNAME, UserAccount.class).setParameter("username", username)
-                .getResultStream().findFirst().filter(UserAccount::isEnabled)
-                .map(user -> new Caller(user.getWorkspaceId(), user.getId(), null, user.getUsername(),
-                        em.find(Role.class, user.getRoleId()).toGrant(), CallScope.UNRESTRICTED));
+                .getResultStream().findFirst().flatMap(user -> AccountCallers.of(em, user, null));
     }
 
     /** User names of a workspace by id, for showing who owns what. */

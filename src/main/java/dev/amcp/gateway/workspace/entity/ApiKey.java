@@ -17,18 +17,23 @@ import java.time.Instant;
 @EntityListeners(AccessChanges.class)
 @NamedQuery(name = ApiKey.BY_HASH, query = "select k from ApiKey k where k.keyHash = :hash")
 @NamedQuery(name = ApiKey.TOUCH, query = "update ApiKey k set k.lastUsedAt = :now where k.id = :id")
+@NamedQuery(name = ApiKey.REVOKE_ALL_OF_USER, query = "update ApiKey k set k.revokedAt = :now where k.userId = :userId and k.revokedAt is null")
+@NamedQuery(name = ApiKey.BY_USER, query = "select k from ApiKey k where k.userId = :userId order by k.createdAt desc")
 @NamedQuery(name = ApiKey.BY_WORKSPACE, query = "select k from ApiKey k where k.workspaceId = :workspaceId order by k.createdAt desc")
 public class ApiKey {
 
     public static final String BY_HASH = "ApiKey.byHash";
     public static final String BY_WORKSPACE = "ApiKey.byWorkspace";
     public static final String TOUCH = "ApiKey.touch";
+    public static final String REVOKE_ALL_OF_USER = "ApiKey.revokeAllOfUser";
+    public static final String BY_USER = "ApiKey.byUser";
 
     @Id
     @GeneratedValue(strategy = GenerationType.IDENTITY)
     private Long id;
 
-    @Column(name = "workspace_id", nullable = false)
+    /** {@code null} for an operator's key. */
+    @Column(name = "workspace_id")
     private Long workspaceId;
 
     @Column(name = "user_id", nullable = false)

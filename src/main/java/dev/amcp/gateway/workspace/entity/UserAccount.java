@@ -11,20 +11,29 @@ import jakarta.persistence.NamedQuery;
 import jakarta.persistence.Table;
 import java.time.Instant;
 
-/** A person in one workspace, holding one role. The password hash is PBKDF2 (Jakarta Security's format). */
+/**
+ * A person: either in one workspace, holding one role, or an operator of the instance, in no workspace and with no
+ * role (the database's {@code ck_users_level} keeps the two apart). The password hash is PBKDF2 (Jakarta Security's
+ * format).
+ */
 @Entity
 @Table(name = "users")
 @EntityListeners(AccessChanges.class)
 @NamedQuery(name = UserAccount.BY_USERNAME, query = "select u from UserAccount u where u.username = :username")
+@NamedQuery(name = UserAccount.BY_WORKSPACE, query = "select u from UserAccount u where u.workspaceId = :workspaceId order by u.username")
+@NamedQuery(name = UserAccount.OPERATOR_COUNT, query = "select count(u) from UserAccount u where u.operator = true")
 public class UserAccount {
 
     public static final String BY_USERNAME = "UserAccount.byUsername";
+    public static final String OPERATOR_COUNT = "UserAccount.operatorCount";
+    public static final String BY_WORKSPACE = "UserAccount.byWorkspace";
 
     @Id
     @GeneratedValue(strategy = GenerationType.IDENTITY)
     private Long id;
 
-    @Column(name = "workspace_id", nullable = false)
+    /** {@code null} for an operator. */
+    @Column(name = "workspace_id")
     private Long workspaceId;
 
     @Column(nullable = false, unique = true)
@@ -33,11 +42,17 @@ public class UserAccount {
     @Column(name = "display_name")
     private String displayName;
 
+    private String email;
+
     @Column(name = "password_hash")
     private String passwordHash;
 
-    @Column(name = "role_id", nullable = false)
+    /** {@code null} for an operator. */
+    @Column(name = "role_id")
     private Long roleId;
+
+    @Column(name = "is_operator", nullable = false)
+    private boolean operator;
 
     private boolean enabled = true;
 
@@ -53,14 +68,24 @@ public class UserAccount {
         this.roleId = roleId;
     }
 
+    /** An operator of the instance, outside every workspace. */
+    public static UserAccount operator(String username, String displayName) {
+        UserAccount user = new UserAccount(null, username, displayName, null);
+        user.operator = true;
+        return user;
+    }
+
     public Long getId() { return id; }
     public Long getWorkspaceId() { return workspaceId; }
     public String getUsername() { return username; }
     public String getDisplayName() { return displayName; }
+    public String getEmail() { return email; }
+    public void setEmail(String email) { this.email = email; }
     public String getPasswordHash() { return passwordHash; }
     public void setPasswordHash(String passwordHash) { this.passwordHash = passwordHash; }
     public Long getRoleId() { return roleId; }
     public void setRoleId(Long roleId) { this.roleId = roleId; }
+    public boolean isOperator() { return operator; }
     public boolean isEnabled() { return enabled; }
     public void setEnabled(boolean enabled) { this.enabled = enabled; }
     public Instant getCreatedAt() { return createdAt; }

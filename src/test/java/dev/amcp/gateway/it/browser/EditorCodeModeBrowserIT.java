@@ -140,17 +140,33 @@ class EditorCodeModeBrowserIT {
 
     @Test
     void aTrialLicenseBlocksTheThirdCodeToolOnTheFormAndTheLicensePageShowsIt() throws Exception {
-        signedInTenant(); // has one code tool already
+        JsonObject tenant = signedInTenant(); // has one code tool already
         try {
             browser.open("/admin/license");
             assertEquals("community", browser.text("#license-edition"));
+            // The license is the instance's: a workspace admin sees the terms and the usage, but no install form.
+            assertTrue(browser.present("#license-operator-note"), "admins are told that the operator installs licenses");
+            assertFalse(browser.present("#license-install"), "no install or remove form for a workspace admin");
+
+            // The operator installs it in the editor: a bad document is refused with the reason, a signed one installed.
+            HttpResponse<String> seeded = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/it-seed/editor-tenant/operator"))
+                    .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, seeded.statusCode(), seeded.body());
+            JsonObject operator = Json.createReader(new StringReader(seeded.body())).readObject();
+            browser.login(operator.getString("username"), operator.getString("password"));
+            browser.open("/admin/license");
+            assertFalse(browser.present("#license-operator-note"));
+            assertFalse(browser.present("#usage-tools"), "an operator belongs to no workspace: no usage to show");
             browser.driver.executeScript("document.getElementById('document').value = arguments[0]", "{\"payload\":\"bm90\",\"signature\":\"bm90\"}");
             browser.click("#install-license");
             assertTrue(browser.text("#form-error").contains("signature"), browser.text("#form-error"));
-
             browser.driver.executeScript("document.getElementById('document').value = arguments[0]", TestLicenses.sign("trial", 2, 100));
             browser.click("#install-license");
             assertTrue(browser.text("#flash").contains("trial"), browser.text("#flash"));
+            assertEquals("trial", browser.text("#license-edition"));
+
+            browser.login(tenant.getString("admin"), tenant.getString("password"));
+            browser.open("/admin/license");
             assertEquals("trial", browser.text("#license-edition"));
             assertTrue(browser.text("#usage-tools-text").contains("1"), browser.text("#usage-tools-text"));
 
@@ -182,9 +198,6 @@ class EditorCodeModeBrowserIT {
             assertTrue(browser.text("#form-error").contains("Dieser Workspace hätte 3 Code-Werkzeuge; die Lizenz trial erlaubt 2."),
                     browser.text("#form-error"));
 
-            browser.open("/admin/license");
-            browser.click("#remove-license");
-            assertEquals("community", browser.text("#license-edition"));
         } finally {
             HttpResponse<String> reset = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/it-seed/editor-tenant/license")).DELETE().build(),
                     HttpResponse.BodyHandlers.ofString());

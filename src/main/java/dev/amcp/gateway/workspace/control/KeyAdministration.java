@@ -1,0 +1,76 @@
+package dev.amcp.gateway.workspace.control;
+
+import dev.amcp.gateway.governance.control.GateRefusedException;
+import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.governance.entity.Capability;
+import dev.amcp.gateway.platform.entity.Message;
+import dev.amcp.gateway.workspace.entity.ApiKey;
+import dev.amcp.gateway.workspace.entity.UserAccount;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import jakarta.transaction.Transactional;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The API keys of a person of the caller's workspace: members manage their own, admins anyone's. A key carries its
+ * user's role as it is at each call (keys issued here name no role of their own), so changing the user's role changes
+ * what every one of their keys may do.
+ */
+@ApplicationScoped
+@Transactional
+public class KeyAdministration {
+
+    @PersistenceContext(unitName = "amcp")
+    EntityManager em;
+
+    @Inject
+    ApiKeyService apiKeys;
+
+    @Inject
+    WorkspaceService workspaces;
+
+    /** The keys of a user, newest first; empty when the workspace has no user of this name. */
+    public Optional<List<ApiKey>> list(Caller caller, String username) {
+        return owner(caller, username).map(user -> em.createNamedQuery(ApiKey.BY_USER, ApiKey.class)
+                .setParameter("userId", user.getId()).getResultList());
+    }
+
+    /** Issues a key for a user; the plaintext is in the answer this once. Empty when there is no such user. */
+    public Optional<ApiKeyService.IssuedKey> issue(Caller caller, String username, String name, Instant expiresAt) {
+        if (expiresAt != null && !expiresAt.isAfter(Instant.now())) {
+            throw new IllegalArgumentException("expiresAt must be in the future");
+        }
+        return owner(caller, username).map(user -> {
+            ApiKeyService.IssuedKey issued = apiKeys.issue(user.getId(), name, null);
+            issued.key().setExpiresAt(expiresAt);
+            return issued;
+        });
+    }
+
+    /** Revokes a key of a user; false when there is no such user or key. */
+    public boolean revoke(Caller caller, String username, long keyId) {
+        return owner(caller, username).map(user -> {
+            ApiKey key = em.find(ApiKey.class, keyId);
+            if (key == null || !key.getUserId().equals(user.getId())) {
+                return false;
+            }
+            return apiKeys.revoke(caller.workspaceId(), keyId);
+        }).orElse(false);
+    }
+
+    /**
+     * The user whose keys the caller manages: themself, or anyone of their workspace for an admin. A non-admin asking
+     * for someone else is refused (403) before it is known whether that person exists.
+     */
+    private Optional<UserAccount> owner(Caller caller, String username) {
+        if (!caller.has(Capability.ADMIN) && !caller.username().equals(username)) {
+            throw new GateRefusedException(Message.of("gate.ownKeys",
+                    "Members manage their own API keys only; managing the keys of ''{0}'' needs the ''admin'' capability", username));
+        }
+        return workspaces.findMember(caller.workspaceId(), username);
+    }
+}

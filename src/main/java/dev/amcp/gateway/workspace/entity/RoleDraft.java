@@ -1,0 +1,15 @@
+package dev.amcp.gateway.workspace.entity;
+
+import java.util.Set;
+
+/**
+ * What an admin submits to create or change a role of their workspace.
+ *
+ * @param name         the role's name (creation only)
+ * @param capabilities capability strings such as {@code admin}, {@code tools.write}, {@code inlineCode}; {@code null}
+ *                     leaves a role's capabilities as they are
+ * @param allServers   whether the role may use every server of the workspace, now and later
+ * @param serverSlugs  the servers it may use when not all; {@code null} with {@code allServers == false} leaves the
+ *                     scope as it is
+ */
+public record RoleDraft(String name, Set<String> capabilities, boolean allServers, Set<String> serverSlugs) {}
