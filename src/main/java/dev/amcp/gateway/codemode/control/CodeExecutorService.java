@@ -36,6 +36,10 @@ public class CodeExecutorService implements CancellationListener {
 
     private static final Logger LOG = Logger.getLogger(CodeExecutorService.class.getName());
     private static final long SLOT_POLL_MS = 100;
+    private static final String BUSY = "This gateway is already running its maximum of code runs ("
+            + CodeRunSettings.MAX_CONCURRENT_RUNS + ") and as many are waiting for a slot; try again shortly";
+    private static final String NO_SLOT = "This gateway is already running its maximum of code runs ("
+            + CodeRunSettings.MAX_CONCURRENT_RUNS + ") and no slot came free within the run's wall time; try again shortly";
 
     @Inject
     Settings settings;
@@ -63,10 +67,17 @@ public class CodeExecutorService implements CancellationListener {
 
     /** Code runs this node executes at once; more wait, within their own wall time, then end as LIMIT. */
     private Semaphore runSlots;
+    /**
+     * Runs waiting for a slot, at most as many as there are slots: a waiting run parks a request thread of the
+     * server's shared pool, which the running runs need for their frames and bridge calls, so a burst beyond that
+     * is refused at once instead of parking every thread.
+     */
+    private Semaphore slotWaiters;
 
     @jakarta.annotation.PostConstruct
     void init() {
         runSlots = new Semaphore(runSettings.values().maxConcurrentRuns(), true);
+        slotWaiters = new Semaphore(runSettings.values().maxConcurrentRuns());
     }
 
     /** Runs admitted on this node, by the request key of the call that started them, for cancellation. */
@@ -169,9 +180,29 @@ public class CodeExecutorService implements CancellationListener {
 
     /**
      * A burst must not take every request thread and pooled connection: beyond the per-node slots a run waits, but
-     * only within its own wall time, and leaves the queue at once when it is cancelled.
+     * only within its own wall time, and leaves the queue at once when it is cancelled; beyond as many waiting runs
+     * again it ends LIMIT at once.
      */
     private RunOutcome runInSlot(RunSession session) {
+        if (!runSlots.tryAcquire()) {
+            if (!slotWaiters.tryAcquire()) {
+                return session.end(RunStatus.LIMIT, BUSY);
+            }
+            RunOutcome ended;
+            try {
+                ended = waitForSlot(session);
+            } finally {
+                slotWaiters.release();
+            }
+            if (ended != null) {
+                return ended;
+            }
+        }
+        return runHoldingSlot(session);
+    }
+
+    /** Waits for a slot within the run's wall time: null once it holds one, else how the run ended meanwhile. */
+    private RunOutcome waitForSlot(RunSession session) {
         try {
             while (!runSlots.tryAcquire(Math.max(0, Math.min(SLOT_POLL_MS, session.remainingMillis() - RunLimits.MIN_TIMEOUT_MS)),
                     TimeUnit.MILLISECONDS)) {
@@ -179,8 +210,7 @@ public class CodeExecutorService implements CancellationListener {
                     return session.await();
                 }
                 if (session.remainingMillis() <= RunLimits.MIN_TIMEOUT_MS) {
-                    return session.end(RunStatus.LIMIT, "This gateway is already running its maximum of code runs ("
-                            + CodeRunSettings.MAX_CONCURRENT_RUNS + "); try again shortly");
+                    return session.end(RunStatus.LIMIT, NO_SLOT);
                 }
             }
         } catch (InterruptedException e) {
@@ -188,6 +218,10 @@ public class CodeExecutorService implements CancellationListener {
             session.cancel("interrupted while waiting for a slot");
             return session.await();
         }
+        return null;
+    }
+
+    private RunOutcome runHoldingSlot(RunSession session) {
         try {
             return session.run(connector::openAsync, runSettings.values().connectTimeoutMs());
         } finally {
@@ -208,5 +242,10 @@ public class CodeExecutorService implements CancellationListener {
     /** Run slots free on this node (a stuck runner must not keep them). */
     public int freeRunSlots() {
         return runSlots.availablePermits();
+    }
+
+    /** Runs waiting for a slot now (for tests). */
+    int waitingForSlot() {
+        return runSettings.values().maxConcurrentRuns() - slotWaiters.availablePermits();
     }
 }

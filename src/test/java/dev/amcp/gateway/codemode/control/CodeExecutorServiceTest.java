@@ -102,4 +102,60 @@ class CodeExecutorServiceTest {
             pool.shutdownNow();
         }
     }
+
+    /**
+     * A waiting run parks a request thread that the running runs need for their frames and bridge calls, so beyond as
+     * many waiting runs as there are slots a run ends LIMIT at once rather than waiting too.
+     */
+    @Test
+    void aBurstBeyondTheSlotsAndAsManyWaitingIsRefusedAtOnce() throws Exception {
+        List<CodeRunRecorder.RunEnd> finished = new CopyOnWriteArrayList<>();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newCachedThreadPool();
+        try {
+            CodeExecutorService service = new CodeExecutorService();
+            service.recorder = recording(finished);
+            service.admission = new CodeRunAdmission() {
+                @Override
+                public void admit(dev.amcp.gateway.governance.entity.Caller invoker, java.time.YearMonth month, CodeRunRequest request) {}
+            };
+            service.usage = new dev.amcp.gateway.audit.control.CodeRunUsage() {
+                @Override
+                public void uncount(long workspaceId, java.time.YearMonth month) {}
+            };
+            service.runSettings = new CodeRunSettings();
+            service.runSettings.settings = CodeRunSettingsTest.of(java.util.Map.of("AMCP_CODE_MAX_CONCURRENT_RUNS", "1",
+                    "AMCP_CODE_RUNNER_CONNECT_TIMEOUT_MS", "2000"));
+            service.connector = new RunnerConnector() {
+                @Override
+                public Optional<String> unavailableReason() {
+                    return Optional.empty();
+                }
+
+                @Override
+                public java.util.concurrent.CompletableFuture<jakarta.websocket.Session> openAsync(jakarta.websocket.Endpoint endpoint) {
+                    return new java.util.concurrent.CompletableFuture<>(); // a runner that never accepts: the slot stays taken
+                }
+            };
+            service.init();
+            CodeRunRequest request = new CodeRunRequest(RunSessionTest.CALLER, RunSessionTest.CALLER, "return 1", JsonValue.NULL, true,
+                    1L, null, "code_execute", "invoker");
+            var running = pool.submit(() -> service.run(request));
+            while (service.freeRunSlots() > 0) {
+                Thread.sleep(5);
+            }
+            var waiting = pool.submit(() -> service.run(request));
+            while (service.waitingForSlot() < 1) {
+                Thread.sleep(5);
+            }
+            var refused = service.run(request);
+            assertEquals(dev.amcp.gateway.codemode.entity.RunStatus.LIMIT, refused.status());
+            assertTrue(refused.error().contains("as many are waiting for a slot"), refused.error());
+            assertEquals(1, service.waitingForSlot(), "the refused run never waited");
+            assertEquals(dev.amcp.gateway.codemode.entity.RunStatus.REFUSED, running.get().status(), "the runner never accepted");
+            assertEquals(dev.amcp.gateway.codemode.entity.RunStatus.REFUSED, waiting.get().status(), "the waiting run got the slot");
+            assertEquals(0, service.waitingForSlot());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
 }
