@@ -31,6 +31,39 @@ class CodeExecutorServiceTest {
         };
     }
 
+    /** A service whose admission and quota ledger note what they do, with these settings and this runner. */
+    static CodeExecutorService service(List<CodeRunRecorder.RunEnd> finished, List<String> ledger, java.util.Map<String, String> settings,
+            java.util.function.Function<jakarta.websocket.Endpoint, java.util.concurrent.CompletableFuture<jakarta.websocket.Session>> runner) {
+        CodeExecutorService service = new CodeExecutorService();
+        service.recorder = recording(finished);
+        service.admission = new CodeRunAdmission() {
+            @Override
+            public void admit(dev.amcp.gateway.governance.entity.Caller invoker, java.time.YearMonth month, CodeRunRequest request) {
+                ledger.add("counted");
+            }
+        };
+        service.usage = new dev.amcp.gateway.audit.control.CodeRunUsage() {
+            @Override
+            public void uncount(long workspaceId, java.time.YearMonth month) {
+                ledger.add("given back");
+            }
+        };
+        service.runSettings = new CodeRunSettings();
+        service.runSettings.settings = CodeRunSettingsTest.of(settings);
+        service.connector = new RunnerConnector() {
+            @Override
+            public Optional<String> unavailableReason() {
+                return Optional.empty();
+            }
+
+            @Override
+            public java.util.concurrent.CompletableFuture<jakarta.websocket.Session> openAsync(jakarta.websocket.Endpoint endpoint) {
+                return runner.apply(endpoint);
+            }
+        };
+        return service;
+    }
+
     @Test
     void theAuditRowIsClosedEvenWhenTheRunFailsWithAnError() {
         List<CodeRunRecorder.RunEnd> finished = new CopyOnWriteArrayList<>();
@@ -57,40 +90,16 @@ class CodeExecutorServiceTest {
         List<String> ledger = new CopyOnWriteArrayList<>();
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newCachedThreadPool();
         try {
-            CodeExecutorService service = new CodeExecutorService();
-            service.recorder = recording(finished);
-            service.admission = new CodeRunAdmission() {
-                @Override
-                public void admit(dev.amcp.gateway.governance.entity.Caller invoker, java.time.YearMonth month, CodeRunRequest request) {
-                    ledger.add("counted");
-                }
-            };
-            service.usage = new dev.amcp.gateway.audit.control.CodeRunUsage() {
-                @Override
-                public void uncount(long workspaceId, java.time.YearMonth month) {
-                    ledger.add("given back");
-                }
-            };
-            service.runSettings = new CodeRunSettings();
-            service.runSettings.settings = CodeRunSettingsTest.of(java.util.Map.of());
+            CodeExecutorService service = service(finished, ledger, java.util.Map.of(), endpoint -> {
+                RunSession session = (RunSession) endpoint;
+                session.onOpen(new RunSessionTest().socket(), null);
+                session.onFrame("{\"type\":\"done\",\"status\":\"error\",\"error\":{\"name\":\"BusyError\",\"code\":\"busy\","
+                        + "\"message\":\"the runner's queue is full\"},\"stats\":{}}");
+                return java.util.concurrent.CompletableFuture.completedFuture(null);
+            });
             service.executor = (jakarta.enterprise.concurrent.ManagedExecutorService) java.lang.reflect.Proxy.newProxyInstance(
                     getClass().getClassLoader(), new Class<?>[]{jakarta.enterprise.concurrent.ManagedExecutorService.class},
                     (proxy, method, args) -> method.invoke(pool, args));
-            service.connector = new RunnerConnector() {
-                @Override
-                public Optional<String> unavailableReason() {
-                    return Optional.empty();
-                }
-
-                @Override
-                public java.util.concurrent.CompletableFuture<jakarta.websocket.Session> openAsync(jakarta.websocket.Endpoint endpoint) {
-                    RunSession session = (RunSession) endpoint;
-                    session.onOpen(new RunSessionTest().socket(), null);
-                    session.onFrame("{\"type\":\"done\",\"status\":\"error\",\"error\":{\"name\":\"BusyError\",\"code\":\"busy\","
-                            + "\"message\":\"the runner's queue is full\"},\"stats\":{}}");
-                    return java.util.concurrent.CompletableFuture.completedFuture(null);
-                }
-            };
             service.init();
             CodeRunRequest request = new CodeRunRequest(RunSessionTest.CALLER, RunSessionTest.CALLER, "return 1", JsonValue.NULL, true,
                     1L, null, "code_execute", "invoker");
@@ -112,30 +121,10 @@ class CodeExecutorServiceTest {
         List<CodeRunRecorder.RunEnd> finished = new CopyOnWriteArrayList<>();
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newCachedThreadPool();
         try {
-            CodeExecutorService service = new CodeExecutorService();
-            service.recorder = recording(finished);
-            service.admission = new CodeRunAdmission() {
-                @Override
-                public void admit(dev.amcp.gateway.governance.entity.Caller invoker, java.time.YearMonth month, CodeRunRequest request) {}
-            };
-            service.usage = new dev.amcp.gateway.audit.control.CodeRunUsage() {
-                @Override
-                public void uncount(long workspaceId, java.time.YearMonth month) {}
-            };
-            service.runSettings = new CodeRunSettings();
-            service.runSettings.settings = CodeRunSettingsTest.of(java.util.Map.of("AMCP_CODE_MAX_CONCURRENT_RUNS", "1",
-                    "AMCP_CODE_RUNNER_CONNECT_TIMEOUT_MS", "2000"));
-            service.connector = new RunnerConnector() {
-                @Override
-                public Optional<String> unavailableReason() {
-                    return Optional.empty();
-                }
-
-                @Override
-                public java.util.concurrent.CompletableFuture<jakarta.websocket.Session> openAsync(jakarta.websocket.Endpoint endpoint) {
-                    return new java.util.concurrent.CompletableFuture<>(); // a runner that never accepts: the slot stays taken
-                }
-            };
+            // a runner that never accepts: the slot stays taken until the connect timeout
+            CodeExecutorService service = service(finished, new CopyOnWriteArrayList<>(), java.util.Map.of(
+                    "AMCP_CODE_MAX_CONCURRENT_RUNS", "1", "AMCP_CODE_RUNNER_CONNECT_TIMEOUT_MS", "2000"),
+                    endpoint -> new java.util.concurrent.CompletableFuture<>());
             service.init();
             CodeRunRequest request = new CodeRunRequest(RunSessionTest.CALLER, RunSessionTest.CALLER, "return 1", JsonValue.NULL, true,
                     1L, null, "code_execute", "invoker");
