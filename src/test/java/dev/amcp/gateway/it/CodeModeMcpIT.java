@@ -188,6 +188,18 @@ class CodeModeMcpIT {
             HttpResponse<String> again = McpHttp.HTTP.send(HttpRequest.newBuilder(URI.create(McpHttp.base() + "/api/proposals/" + id + "/accept"))
                     .header("Authorization", "Bearer " + key).POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(400, again.statusCode(), "a proposal is accepted once");
+            HttpResponse<String> bogus = McpHttp.HTTP.send(HttpRequest.newBuilder(URI.create(McpHttp.base() + "/api/proposals?status=bogus"))
+                    .header("Authorization", "Bearer " + key).GET().build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(400, bogus.statusCode(), bogus.body());
+            assertTrue(bogus.body().contains("status must be one of pending, accepted, rejected, not 'bogus'"), bogus.body());
+            HttpResponse<String> missing = McpHttp.HTTP.send(HttpRequest.newBuilder(URI.create(McpHttp.base() + "/api/proposals/" + (id + 100000) + "/reject"))
+                    .header("Authorization", "Bearer " + key).POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(404, missing.statusCode(), missing.body());
+            HttpResponse<String> numericNote = McpHttp.HTTP.send(HttpRequest.newBuilder(URI.create(McpHttp.base() + "/api/proposals/" + id + "/reject"))
+                    .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"note\":5}")).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(400, numericNote.statusCode(), numericNote.body());
+            assertTrue(numericNote.body().contains("note must be a string"), numericNote.body());
             McpSchema.CallToolResult gold = call(client, "gold_count", Map.of());
             assertFalse(gold.isError(), text(gold));
             @SuppressWarnings("unchecked")

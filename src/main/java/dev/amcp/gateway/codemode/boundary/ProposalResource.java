@@ -53,7 +53,7 @@ public class ProposalResource {
     @Path("{id}/reject")
     @Consumes({MediaType.APPLICATION_JSON, MediaType.WILDCARD})
     public String reject(@PathParam("id") long id, String body) {
-        String note = body == null || body.isBlank() ? null : JsonSupport.string(JsonSupport.parseObject(body), "note", null);
+        String note = body == null || body.isBlank() ? null : JsonSupport.stringField(JsonSupport.parseObject(body), "note", null);
         return json(proposals.reject(caller.get(), id, note)).toString();
     }
 

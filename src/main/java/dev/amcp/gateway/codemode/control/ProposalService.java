@@ -10,6 +10,7 @@ import dev.amcp.gateway.governance.entity.Gated;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.platform.entity.InvalidInputException;
 import dev.amcp.gateway.platform.entity.Message;
+import dev.amcp.gateway.platform.entity.NoSuchItemException;
 import dev.amcp.gateway.tools.control.ToolService;
 import dev.amcp.gateway.tools.entity.McpTool;
 import dev.amcp.gateway.tools.entity.ToolDraft;
@@ -46,6 +47,9 @@ public class ProposalService {
 
     /** The {@code review_note} column's width. */
     static final int MAX_NOTE_CHARS = 2000;
+
+    /** The statuses a proposal moves through, in order. */
+    public static final List<String> REVIEW_STATUSES = List.of("pending", "accepted", "rejected");
 
     /**
      * Files a proposal from an agent; proposals always run as the invoker and never write until an admin says so. A
@@ -99,6 +103,10 @@ public class ProposalService {
     /** Proposals of the workspace in one status (pending, accepted or rejected), newest first. */
     @RequiresCapability(Capability.ADMIN)
     public List<SkillSuggestion> list(Caller caller, String status) {
+        if (status != null && !REVIEW_STATUSES.contains(status)) {
+            throw new InvalidInputException(Message.of("problem.proposal.status",
+                    "status must be one of {0}, not ''{1}''", String.join(", ", REVIEW_STATUSES), status));
+        }
         return em.createQuery("select s from SkillSuggestion s where s.workspaceId = :ws and s.kind = :kind"
                         + " and s.status = :status order by s.createdAt desc", SkillSuggestion.class)
                 .setParameter("ws", caller.workspaceId()).setParameter("kind", SkillSuggestion.KIND_CODE_TOOL)
@@ -137,7 +145,7 @@ public class ProposalService {
         SkillSuggestion proposal = em.find(SkillSuggestion.class, proposalId);
         if (proposal == null || proposal.getWorkspaceId() != caller.workspaceId()
                 || !SkillSuggestion.KIND_CODE_TOOL.equals(proposal.getKind())) {
-            throw new InvalidInputException(Message.of("problem.proposal.missing", "No code-tool proposal {0} in this workspace", proposalId));
+            throw new NoSuchItemException(Message.of("problem.proposal.missing", "No code-tool proposal {0} in this workspace", proposalId));
         }
         if (!"pending".equals(proposal.getStatus())) {
             throw new InvalidInputException(Message.of("problem.proposal.reviewed", "Proposal {0} was already {1}", proposalId, proposal.getStatus()));

@@ -31,7 +31,7 @@ import java.util.Map;
 @WebServlet({"/admin/proposals", "/admin/proposals/*"})
 public class ProposalsServlet extends EditorServlet {
 
-    static final List<String> STATUSES = List.of("pending", "accepted", "rejected");
+    static final List<String> STATUSES = ProposalService.REVIEW_STATUSES;
 
     @Inject
     ProposalService proposals;
