@@ -4,18 +4,19 @@
 #   AMCP_HTTP_PORT   HTTP port (default 9080)
 #   AMCP_KEEP_DATA=1 keep the quick-start database of an earlier run (by default each run starts fresh,
 #                    so the demo API key is printed again)
-#   AMCP_DEMO=false  no demo: an empty database and the first operator only, from AMCP_BOOTSTRAP_OPERATOR
-#                    (default "operator"), AMCP_BOOTSTRAP_OPERATOR_PASSWORD and AMCP_BOOTSTRAP_OPERATOR_API_KEY;
-#                    what is not set is generated and printed once (docs/install.md, step 6)
+#   AMCP_DEMO=false  no demo: an empty database and the first operator only (docs/install.md, step 6)
+# Either way the instance gets its first operator (workspaces, the license) from AMCP_BOOTSTRAP_OPERATOR (default
+# "operator"), AMCP_BOOTSTRAP_OPERATOR_PASSWORD and AMCP_BOOTSTRAP_OPERATOR_API_KEY; what is not set is generated
+# and printed once.
 set -euo pipefail
 cd "$(dirname "$0")"
 
 export AMCP_HTTP_PORT="${AMCP_HTTP_PORT:-9080}"
 export AMCP_HTTPS_PORT="${AMCP_HTTPS_PORT:-$((AMCP_HTTP_PORT + 363))}"
 export AMCP_DEMO="${AMCP_DEMO:-true}"
+export AMCP_BOOTSTRAP_OPERATOR="${AMCP_BOOTSTRAP_OPERATOR:-operator}"
 case "$AMCP_DEMO" in
-  true) ;;
-  false) export AMCP_BOOTSTRAP_OPERATOR="${AMCP_BOOTSTRAP_OPERATOR:-operator}" ;;
+  true | false) ;;
   *) echo "quickstart: AMCP_DEMO is true (the default) or false, not '$AMCP_DEMO'" >&2; exit 1 ;;
 esac
 unset DB_URL DB_USER DB_PASSWORD
