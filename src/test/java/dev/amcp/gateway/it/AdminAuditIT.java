@@ -132,6 +132,25 @@ class AdminAuditIT {
         assertTrue(isNull(licenses.get(0), "workspaceId"), "the license is the instance's");
         assertActor(licenses.get(0), Operators.USERNAME, true);
 
+        HttpResponse<String> code = send("POST", "/api/code-tools", ws.adminKey(), "{\"server\":\"main\",\"name\":\"audited_code\",\"code\":\"return 1;\"}");
+        assertEquals(201, code.statusCode(), code.body());
+        assertEquals("create", onlyRow(ws, "codeTool", "audited_code").getString("action"));
+        String toolId = toolRow.getString("subject").replaceAll(".*\\((\\d+)\\)", "$1");
+        assertEquals(204, send("DELETE", "/api/tools/" + toolId, ws.adminKey(), null).statusCode());
+        JsonObject deleted = audit(ws.adminKey(), "?kind=tool").get(0);
+        assertEquals("delete", deleted.getString("action"));
+        assertEquals("audited", deleted.getJsonObject("before").getString("name"));
+        assertTrue(isNull(deleted, "after"), deleted.toString());
+        assertEquals(200, send("PUT", "/api/workspaces/" + ws.slug(), Operators.API_KEY, "{\"name\":\"Audit renamed\"}").statusCode());
+        JsonObject renamed = audit(Operators.API_KEY, "?workspace=" + ws.slug() + "&kind=workspace").get(0);
+        assertEquals("update", renamed.getString("action"));
+        assertEquals("Audit", renamed.getJsonObject("before").getString("name"));
+        assertEquals("Audit renamed", renamed.getJsonObject("after").getString("name"));
+        assertEquals(200, send("DELETE", "/api/license", Operators.API_KEY, null).statusCode());
+        JsonObject removed = audit(Operators.API_KEY, "?kind=license").get(0);
+        assertEquals("remove", removed.getString("action"));
+        assertEquals(licensee, removed.getString("subject"));
+
         // this workspace's rows and the license's (the test database outlives a run, so older rows are not this run's)
         String everything = send("GET", "/api/audit?limit=500&workspace=" + ws.slug(), Operators.API_KEY, null).body()
                 + send("GET", "/api/audit?limit=500", ws.adminKey(), null).body() + licenses;
