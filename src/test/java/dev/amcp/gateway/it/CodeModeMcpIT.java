@@ -13,6 +13,7 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -47,6 +48,14 @@ class CodeModeMcpIT {
     }
 
     @SuppressWarnings("unchecked")
+    /** The admin audit log as this admin sees it. */
+    static List<JsonObject> auditRows(String key, String query) throws Exception {
+        HttpResponse<String> r = McpHttp.HTTP.send(HttpRequest.newBuilder(URI.create(McpHttp.base() + "/api/audit" + query))
+                .header("Authorization", "Bearer " + key).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), r.body());
+        return McpHttp.parse(r.body()).asJsonObject().getJsonArray("changes").getValuesAs(JsonObject.class);
+    }
+
     static Map<String, Object> structured(McpSchema.CallToolResult result) {
         return (Map<String, Object>) result.structuredContent();
     }
@@ -185,6 +194,21 @@ class CodeModeMcpIT {
             HttpResponse<String> accepted = McpHttp.HTTP.send(HttpRequest.newBuilder(URI.create(McpHttp.base() + "/api/proposals/" + id + "/accept"))
                     .header("Authorization", "Bearer " + key).POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(201, accepted.statusCode(), accepted.body());
+            List<JsonObject> audited = auditRows(key, "");
+            assertEquals(List.of("codeTool create"), audited.stream().filter(r -> r.getString("subject").startsWith("gold_count"))
+                    .map(r -> r.getString("kind") + " " + r.getString("action")).toList(), "accepting writes one audit row; the refused note none");
+            McpSchema.CallToolResult second = call(client, "propose_code_tool", Map.of("name", "silver_count",
+                    "description", "Counts silver customers", "uses", List.of("customers_search"),
+                    "code", "const r = await amcp.run('customers_search', {limit: 500}); return r.customers.filter(c => c.tier === 'silver').length;"));
+            assertFalse(second.isError(), text(second));
+            long secondId = ((Number) structured(second).get("proposalId")).longValue();
+            HttpResponse<String> rejected = McpHttp.HTTP.send(HttpRequest.newBuilder(URI.create(McpHttp.base() + "/api/proposals/" + secondId + "/reject"))
+                    .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"note\":\"not now\"}")).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, rejected.statusCode(), rejected.body());
+            JsonObject rejection = auditRows(key, "?kind=proposal").get(0);
+            assertEquals("silver_count (" + secondId + ") reject not now", rejection.getString("subject") + " " + rejection.getString("action")
+                    + " " + rejection.getJsonObject("after").getString("note"));
             HttpResponse<String> again = McpHttp.HTTP.send(HttpRequest.newBuilder(URI.create(McpHttp.base() + "/api/proposals/" + id + "/accept"))
                     .header("Authorization", "Bearer " + key).POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(400, again.statusCode(), "a proposal is accepted once");

@@ -103,11 +103,13 @@ class ObservabilityIT {
         assertTrue(paths.getJsonObject("/api/tools").containsKey("get"));
         for (String administration : java.util.List.of("/api/workspaces", "/api/workspaces/{slug}", "/api/servers", "/api/users",
                 "/api/users/{username}", "/api/users/{username}/keys", "/api/users/{username}/keys/{id}", "/api/roles",
-                "/api/roles/{name}", "/api/license", "/api/license/usage")) {
+                "/api/roles/{name}", "/api/license", "/api/license/usage", "/api/audit")) {
             assertTrue(paths.containsKey(administration), administration + " is documented; paths: " + paths.keySet());
         }
         assertTrue(paths.getJsonObject("/api/workspaces").getJsonObject("post").getJsonObject("responses").containsKey("409"),
                 "the workspace API documents its conflicts");
+        assertTrue(paths.getJsonObject("/api/audit").getJsonObject("get").getJsonObject("responses").containsKey("400"),
+                "the audit log documents its bad filters");
         assertTrue(paths.keySet().stream().noneMatch(p -> p.startsWith("/demo-api")), "the demo API is excluded: " + paths.keySet());
     }
 

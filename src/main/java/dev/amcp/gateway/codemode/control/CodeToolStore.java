@@ -3,6 +3,7 @@ package dev.amcp.gateway.codemode.control;
 import dev.amcp.gateway.codemode.entity.CodeToolDraft;
 import dev.amcp.gateway.codemode.entity.CodeToolSpec;
 import dev.amcp.gateway.governance.control.LicensedFeature;
+import dev.amcp.gateway.governance.entity.AdminChange;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Gated;
 import dev.amcp.gateway.platform.entity.Message;
@@ -47,6 +48,8 @@ class CodeToolStore {
         McpTool tool = new McpTool(caller.workspaceId(), checked.server().getId(), draft.tool().name());
         apply(caller, tool, draft);
         em.persist(tool);
+        em.flush(); // the tool's id, which the audit row names
+        tools.recordChange(caller, AdminChange.CREATE, null, tool);
         return checked.gated(tool);
     }
 
@@ -58,9 +61,11 @@ class CodeToolStore {
         }
         Checked checked = check(caller, draft, tool, verdict);
         String oldHash = tool.getPinnedCodeSha256();
+        var before = ToolService.snapshot(tool);
         tool.setServerId(checked.server().getId());
         tool.setName(draft.tool().name());
         apply(caller, tool, draft);
+        tools.recordChange(caller, AdminChange.UPDATE, before, tool);
         Gated<McpTool> saved = checked.gated(tool);
         if (CodeToolSpec.DEFINER.equals(draft.spec().runAs()) && !tool.getPinnedCodeSha256().equals(oldHash)) {
             saved = saved.withWarning(Message.of("notice.codeTool.repinned",

@@ -4,6 +4,7 @@ import dev.amcp.gateway.codemode.entity.CodeToolDraft;
 import dev.amcp.gateway.codemode.entity.CodeToolSpec;
 import dev.amcp.gateway.codemode.entity.SkillSuggestion;
 import dev.amcp.gateway.governance.control.RequiresCapability;
+import dev.amcp.gateway.governance.entity.AdminChange;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Capability;
 import dev.amcp.gateway.governance.entity.Gated;
@@ -16,6 +17,7 @@ import dev.amcp.gateway.tools.entity.McpTool;
 import dev.amcp.gateway.tools.entity.ToolDraft;
 import dev.amcp.gateway.workspace.control.WorkspaceService;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
@@ -38,6 +40,9 @@ public class ProposalService {
 
     @Inject
     CodeToolService codeTools;
+
+    @Inject
+    Event<AdminChange> changes;
 
     @Inject
     WorkspaceService workspaces;
@@ -138,6 +143,13 @@ public class ProposalService {
         }
         SkillSuggestion proposal = pending(caller, proposalId);
         proposal.review("rejected", caller.userId(), note);
+        var after = JsonSupport.JSON.createObjectBuilder().add("name", proposal.getName()).add("status", "rejected");
+        if (note != null) {
+            after.add("note", note);
+        }
+        changes.fire(AdminChange.inWorkspace(caller, AdminChange.PROPOSAL, proposal.getName() + " (" + proposalId + ")",
+                AdminChange.REJECT, JsonSupport.JSON.createObjectBuilder().add("name", proposal.getName()).add("status", "pending").build(),
+                after.build()));
         return proposal;
     }
 

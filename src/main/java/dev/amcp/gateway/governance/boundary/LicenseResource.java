@@ -2,7 +2,6 @@ package dev.amcp.gateway.governance.boundary;
 
 import dev.amcp.gateway.governance.control.LicenseService;
 import dev.amcp.gateway.governance.entity.LicenseTerms;
-import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.workspace.boundary.Authenticated;
 import dev.amcp.gateway.workspace.boundary.CurrentCaller;
 import jakarta.enterprise.context.RequestScoped;
@@ -45,11 +44,6 @@ public class LicenseResource {
     }
 
     static JsonObject json(LicenseTerms terms) {
-        var b = JsonSupport.JSON.createObjectBuilder().add("edition", terms.edition().wire()).add("licensee", terms.licensee())
-                .add("features", terms.features());
-        if (terms.expiresAt() != null) {
-            b.add("expiresAt", terms.expiresAt().toString());
-        }
-        return b.build();
+        return LicenseService.snapshot(terms);
     }
 }

@@ -1,5 +1,6 @@
 package dev.amcp.gateway.governance.control;
 
+import dev.amcp.gateway.governance.entity.AdminChange;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.License;
 import dev.amcp.gateway.governance.entity.LicenseTerms;
@@ -9,9 +10,11 @@ import dev.amcp.gateway.platform.control.Settings;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.Startup;
 import jakarta.inject.Inject;
+import jakarta.json.JsonObject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
@@ -41,6 +44,9 @@ public class LicenseService {
 
     @Inject
     Settings settings;
+
+    @Inject
+    Event<AdminChange> changes;
 
     private LicenseVerifier verifier;
     private volatile LicenseTerms cached;
@@ -86,13 +92,19 @@ public class LicenseService {
     @RequiresOperator
     @Transactional
     public LicenseTerms install(Caller caller, String document) {
-        return store(document);
+        JsonObject before = snapshot(load());
+        LicenseTerms terms = store(document);
+        changes.fire(AdminChange.by(caller, null, AdminChange.LICENSE, terms.licensee(), AdminChange.INSTALL, before, snapshot(terms)));
+        return terms;
     }
 
     /** Removes the installed license; the community terms apply again, to every workspace. Only an operator may. */
     @RequiresOperator
     @Transactional
     public LicenseTerms uninstall(Caller caller) {
+        JsonObject before = snapshot(load());
+        changes.fire(AdminChange.by(caller, null, AdminChange.LICENSE, before.getString("licensee"), AdminChange.REMOVE, before,
+                snapshot(LicenseTerms.community())));
         em.createNamedQuery(License.ACTIVE, License.class).getResultList().forEach(License::deactivate);
         cached = null;
         return LicenseTerms.community();
@@ -110,6 +122,16 @@ public class LicenseService {
                 JsonSupport.parseObject(terms.features().toString()), terms.issuedAt(), terms.expiresAt()));
         cached = null;
         return terms;
+    }
+
+    /** The terms as the API shows them and the audit log keeps them; the signed document stays in the license table. */
+    public static JsonObject snapshot(LicenseTerms terms) {
+        var b = JsonSupport.JSON.createObjectBuilder().add("edition", terms.edition().wire()).add("licensee", terms.licensee())
+                .add("features", terms.features());
+        if (terms.expiresAt() != null) {
+            b.add("expiresAt", terms.expiresAt().toString());
+        }
+        return b.build();
     }
 
     @Transactional

@@ -2,8 +2,10 @@ package dev.amcp.gateway.tools.control;
 
 import dev.amcp.gateway.platform.entity.NoSuchItemException;
 import dev.amcp.gateway.governance.control.RequiresCapability;
+import dev.amcp.gateway.governance.entity.AdminChange;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Capability;
+import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.platform.entity.InvalidInputException;
 import dev.amcp.gateway.platform.entity.Message;
 import dev.amcp.gateway.tools.entity.HttpEndpointMapping;
@@ -12,7 +14,11 @@ import dev.amcp.gateway.tools.entity.ToolDraft;
 import dev.amcp.gateway.workspace.control.WorkspaceService;
 import dev.amcp.gateway.workspace.entity.McpServerConfig;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonValue;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
@@ -48,6 +54,12 @@ public class ToolService {
     @Inject
     UpstreamRules upstreams;
 
+    @Inject
+    Event<AdminChange> changes;
+
+    /** Header values in a mapping's audit snapshot: the names show what changed, the values may be secrets. */
+    public static final String HIDDEN = "***";
+
     /** Field problems of a draft, keyed by field name. */
     public static class InvalidToolException extends IllegalArgumentException {
         private final transient Map<String, Message> problems;
@@ -73,6 +85,8 @@ public class ToolService {
         McpTool tool = new McpTool(caller.workspaceId(), server.getId(), draft.name());
         apply(tool, draft);
         em.persist(tool);
+        em.flush(); // the tool's id, which the audit row names
+        recordChange(caller, AdminChange.CREATE, null, tool);
         return tool;
     }
 
@@ -80,15 +94,49 @@ public class ToolService {
     public McpTool updateHttpTool(Caller caller, long toolId, ToolDraft draft) {
         McpTool tool = findInWorkspace(caller, toolId);
         McpServerConfig server = checkHttpDraft(caller, draft, tool);
+        JsonObject before = snapshot(tool);
         tool.setServerId(server.getId());
         tool.setName(draft.name());
         apply(tool, draft);
+        recordChange(caller, AdminChange.UPDATE, before, tool);
         return tool;
     }
 
     @RequiresCapability(Capability.ADMIN)
     public void delete(Caller caller, long toolId) {
-        em.remove(findInWorkspace(caller, toolId));
+        McpTool tool = findInWorkspace(caller, toolId);
+        recordChange(caller, AdminChange.DELETE, snapshot(tool), tool);
+        em.remove(tool);
+    }
+
+    /**
+     * Writes the audit row of a change to an HTTP or code tool ({@code before} null: created; deleted: no after).
+     * Code mode saves code tools through here too, so both kinds are recorded alike.
+     */
+    public void recordChange(Caller caller, String action, JsonObject before, McpTool tool) {
+        changes.fire(AdminChange.inWorkspace(caller, tool.isCodeTool() ? AdminChange.CODE_TOOL : AdminChange.TOOL,
+                tool.getName() + " (" + tool.getId() + ")", action, before, AdminChange.DELETE.equals(action) ? null : snapshot(tool)));
+    }
+
+    /** A tool as the audit log keeps it: header values of its mapping hidden, the credential by name only. */
+    public static JsonObject snapshot(McpTool tool) {
+        JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder().add("name", tool.getName()).add("serverId", tool.getServerId())
+                .add("enabled", tool.isEnabled());
+        if (tool.getTitle() != null) {
+            b.add("title", tool.getTitle());
+        }
+        if (tool.getDescription() != null) {
+            b.add("description", tool.getDescription());
+        }
+        b.add("inputSchema", tool.getInputSchema() == null ? JsonValue.NULL : tool.getInputSchema());
+        b.add("outputSchema", tool.getOutputSchema() == null ? JsonValue.NULL : tool.getOutputSchema());
+        JsonObject mapping = tool.getEndpointMapping();
+        if (mapping != null && mapping.get("headers") instanceof JsonObject headers) {
+            JsonObjectBuilder hidden = JsonSupport.JSON.createObjectBuilder();
+            headers.keySet().forEach(name -> hidden.add(name, HIDDEN));
+            mapping = JsonSupport.JSON.createObjectBuilder(mapping).add("headers", hidden).build();
+        }
+        return b.add("endpointMapping", mapping == null ? JsonValue.NULL : mapping).build();
     }
 
     public List<McpTool> tools(long workspaceId) {

@@ -1,6 +1,7 @@
 package dev.amcp.gateway.workspace.control;
 
 import dev.amcp.gateway.governance.control.RequiresCapability;
+import dev.amcp.gateway.governance.entity.AdminChange;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Capability;
 import dev.amcp.gateway.governance.entity.Role;
@@ -8,6 +9,8 @@ import dev.amcp.gateway.platform.control.Hashes;
 import dev.amcp.gateway.workspace.entity.ApiKey;
 import dev.amcp.gateway.workspace.entity.UserAccount;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
@@ -36,6 +39,9 @@ public class ApiKeyService {
 
     @PersistenceContext(unitName = "amcp")
     EntityManager em;
+
+    @Inject
+    Event<AdminChange> changes;
 
     /** A newly created key: the plaintext is returned here once and never stored. */
     public record IssuedKey(ApiKey key, String plaintext) {}
@@ -74,13 +80,39 @@ public class ApiKeyService {
     /** An admin issues a key for themself, optionally narrowed to another role of the workspace. */
     @RequiresCapability(Capability.ADMIN)
     public IssuedKey issue(Caller caller, String name, String roleName) {
-        return issue(caller.userId(), name, roleName);
+        IssuedKey issued = issue(caller.userId(), name, roleName);
+        recordIssued(caller, issued, caller.username());
+        return issued;
+    }
+
+    /** Writes the audit row of a key an admin or member just issued; the plaintext stays out of it. */
+    void recordIssued(Caller caller, IssuedKey issued, String username) {
+        em.flush(); // the key's id, which names it in the audit log
+        changes.fire(AdminChange.inWorkspace(caller, AdminChange.KEY, username + "/" + issued.key().getId(), AdminChange.CREATE,
+                null, AdminSnapshots.of(issued.key(), username)));
     }
 
     /** An admin revokes a key of their workspace; a key of another workspace is treated as absent. */
     @RequiresCapability(Capability.ADMIN)
     public boolean revoke(Caller caller, long keyId) {
-        return revoke(caller.workspaceId(), keyId);
+        ApiKey key = em.find(ApiKey.class, keyId);
+        UserAccount owner = key == null ? null : em.find(UserAccount.class, key.getUserId());
+        return revoke(caller, keyId, owner == null ? "?" : owner.getUsername());
+    }
+
+    /** Revokes a key of the caller's workspace and writes the audit row, unless it was revoked already. */
+    boolean revoke(Caller caller, long keyId, String username) {
+        ApiKey key = em.find(ApiKey.class, keyId);
+        if (key == null || !key.getWorkspaceId().equals(caller.workspaceId())) {
+            return false;
+        }
+        if (key.getRevokedAt() == null) {
+            var before = AdminSnapshots.of(key, username);
+            key.revoke(Instant.now());
+            changes.fire(AdminChange.inWorkspace(caller, AdminChange.KEY, username + "/" + keyId, AdminChange.REVOKE, before,
+                    AdminSnapshots.of(key, username)));
+        }
+        return true;
     }
 
     /** A caller found for a key, and until when the key itself is valid (null: no expiry). */

@@ -47,6 +47,7 @@ public class KeyAdministration {
         return owner(caller, username).map(user -> {
             ApiKeyService.IssuedKey issued = apiKeys.issue(user.getId(), name, null);
             issued.key().setExpiresAt(expiresAt);
+            apiKeys.recordIssued(caller, issued, user.getUsername());
             return issued;
         });
     }
@@ -58,7 +59,7 @@ public class KeyAdministration {
             if (key == null || !key.getUserId().equals(user.getId())) {
                 return false;
             }
-            return apiKeys.revoke(caller.workspaceId(), keyId);
+            return apiKeys.revoke(caller, keyId, user.getUsername());
         }).orElse(false);
     }
 

@@ -1,6 +1,7 @@
 package dev.amcp.gateway.workspace.control;
 
 import dev.amcp.gateway.governance.control.RequiresCapability;
+import dev.amcp.gateway.governance.entity.AdminChange;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Capability;
 import dev.amcp.gateway.governance.entity.Role;
@@ -8,6 +9,7 @@ import dev.amcp.gateway.platform.entity.ConflictException;
 import dev.amcp.gateway.workspace.entity.McpServerConfig;
 import dev.amcp.gateway.workspace.entity.RoleDraft;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
@@ -35,6 +37,9 @@ public class RoleAdministration {
     @Inject
     WorkspaceService workspaces;
 
+    @Inject
+    Event<AdminChange> changes;
+
     /** A role with the slugs of its servers ({@code null}: all) and how many people hold it. */
     public record RoleRow(Role role, List<String> servers, long holders) {}
 
@@ -57,6 +62,7 @@ public class RoleAdministration {
         role.setServerIds(servers);
         em.persist(role);
         em.flush();
+        changes.fire(AdminChange.inWorkspace(caller, AdminChange.ROLE, role.getName(), AdminChange.CREATE, null, AdminSnapshots.of(role)));
         return row(role, slugs(caller));
     }
 
@@ -67,6 +73,7 @@ public class RoleAdministration {
             return Optional.empty();
         }
         Role role = found.get();
+        var before = AdminSnapshots.of(role);
         if (draft.capabilities() != null) {
             role.setCapabilities(WorkspaceService.checkCapabilities(draft.capabilities()));
         }
@@ -75,8 +82,9 @@ public class RoleAdministration {
             role.setAllServers(draft.allServers());
             role.setServerIds(servers);
         }
+        changes.fire(AdminChange.inWorkspace(caller, AdminChange.ROLE, role.getName(), AdminChange.UPDATE, before, AdminSnapshots.of(role)));
         em.flush();
-        workspaces.requireAnEnabledAdmin(caller.workspaceId());
+        workspaces.requireAnEnabledAdmin(caller.workspaceId()); // a refusal rolls the audit row back with the change
         return Optional.of(row(role, slugs(caller)));
     }
 
@@ -101,6 +109,7 @@ public class RoleAdministration {
         }
         // revoked keys that named the role keep their row for the record, without it
         em.createQuery("update ApiKey k set k.roleId = null where k.roleId = :roleId").setParameter("roleId", role.getId()).executeUpdate();
+        changes.fire(AdminChange.inWorkspace(caller, AdminChange.ROLE, role.getName(), AdminChange.DELETE, AdminSnapshots.of(role), null));
         em.remove(role);
         return true;
     }

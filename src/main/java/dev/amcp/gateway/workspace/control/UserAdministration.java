@@ -1,14 +1,17 @@
 package dev.amcp.gateway.workspace.control;
 
 import dev.amcp.gateway.governance.control.RequiresCapability;
+import dev.amcp.gateway.governance.entity.AdminChange;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Capability;
 import dev.amcp.gateway.governance.entity.Role;
+import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.workspace.entity.ApiKey;
 import dev.amcp.gateway.workspace.entity.UserAccount;
 import dev.amcp.gateway.workspace.entity.UserChange;
 import dev.amcp.gateway.workspace.entity.WorkspaceDraft;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
@@ -36,6 +39,9 @@ public class UserAdministration {
     @Inject
     WorkspaceService workspaces;
 
+    @Inject
+    Event<AdminChange> changes;
+
     /** A user with the name of their role. */
     public record Member(UserAccount user, String role) {}
 
@@ -47,7 +53,10 @@ public class UserAdministration {
 
     public Member create(Caller caller, WorkspaceDraft.AccountDraft account, String roleName) {
         Role role = roleNamed(caller, roleName);
-        return new Member(workspaces.createUser(caller.workspaceId(), role.getName(), account), role.getName());
+        UserAccount user = workspaces.createUser(caller.workspaceId(), role.getName(), account);
+        changes.fire(AdminChange.inWorkspace(caller, AdminChange.USER, user.getUsername(), AdminChange.CREATE, null,
+                AdminSnapshots.of(user, role.getName())));
+        return new Member(user, role.getName());
     }
 
     /** Changes a user of the caller's workspace; empty when the workspace has no user of this name. */
@@ -57,6 +66,7 @@ public class UserAdministration {
             return Optional.empty();
         }
         UserAccount user = found.get();
+        var before = AdminSnapshots.of(user, em.find(Role.class, user.getRoleId()).getName());
         Role role = change.role() == null ? em.find(Role.class, user.getRoleId()) : roleNamed(caller, change.role());
         WorkspaceService.checkPassword(change.password());
         user.setRoleId(role.getId());
@@ -70,8 +80,14 @@ public class UserAdministration {
         } else if (Boolean.TRUE.equals(change.enabled())) {
             user.setEnabled(true);
         }
+        var after = AdminSnapshots.of(user, role.getName());
+        if (change.password() != null) {
+            after = JsonSupport.JSON.createObjectBuilder(after).add("passwordChanged", true).build(); // that it changed, never what to
+        }
+        changes.fire(AdminChange.inWorkspace(caller, AdminChange.USER, user.getUsername(),
+                AdminChange.enabledAction(before.getBoolean("enabled"), user.isEnabled()), before, after));
         em.flush();
-        workspaces.requireAnEnabledAdmin(caller.workspaceId());
+        workspaces.requireAnEnabledAdmin(caller.workspaceId()); // a refusal rolls the audit row back with the change
         return Optional.of(new Member(user, role.getName()));
     }
 

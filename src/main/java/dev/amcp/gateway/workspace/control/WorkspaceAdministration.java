@@ -1,14 +1,17 @@
 package dev.amcp.gateway.workspace.control;
 
 import dev.amcp.gateway.governance.control.RequiresOperator;
+import dev.amcp.gateway.governance.entity.AdminChange;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Role;
+import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.platform.entity.ConflictException;
 import dev.amcp.gateway.workspace.entity.UserAccount;
 import dev.amcp.gateway.workspace.entity.Workspace;
 import dev.amcp.gateway.workspace.entity.WorkspaceChange;
 import dev.amcp.gateway.workspace.entity.WorkspaceDraft;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
@@ -37,6 +40,9 @@ public class WorkspaceAdministration {
     @Inject
     ApiKeyService apiKeys;
 
+    @Inject
+    Event<AdminChange> changes;
+
     /** A workspace just created, with its first admin and that admin's API key, shown this once. */
     public record Created(Workspace workspace, List<Role> roles, UserAccount admin, String adminApiKey) {}
 
@@ -57,6 +63,8 @@ public class WorkspaceAdministration {
             UserAccount user = workspaces.createUser(workspace.getId(), Role.ADMIN, admin);
             var key = apiKeys.issue(user.getId(), "first admin key", null);
             em.flush(); // a slug or username taken by a concurrent request fails here, as a conflict
+            changes.fire(AdminChange.by(caller, workspace.getId(), AdminChange.WORKSPACE, workspace.getSlug(), AdminChange.CREATE, null,
+                    JsonSupport.JSON.createObjectBuilder(AdminSnapshots.of(workspace)).add("admin", user.getUsername()).build()));
             return new Created(workspace, workspaces.roles(workspace.getId()), user, key.plaintext());
         } catch (PersistenceException e) {
             throw new ConflictException("Workspace slug '" + draft.slug() + "' or username '" + admin.username()
@@ -68,12 +76,15 @@ public class WorkspaceAdministration {
     public Optional<Workspace> update(Caller caller, String slug, WorkspaceChange change) {
         String name = change.name() == null ? null : requireName(change.name());
         return workspaces.findWorkspace(slug).map(workspace -> {
+            var before = AdminSnapshots.of(workspace);
             if (name != null) {
                 workspace.setName(name);
             }
             if (change.enabled() != null) {
                 workspace.setEnabled(change.enabled()); // AccessChanges drops this node's cached keys at once
             }
+            changes.fire(AdminChange.by(caller, workspace.getId(), AdminChange.WORKSPACE, workspace.getSlug(),
+                    AdminChange.enabledAction(before.getBoolean("enabled"), workspace.isEnabled()), before, AdminSnapshots.of(workspace)));
             return workspace;
         });
     }

@@ -1,9 +1,11 @@
 package dev.amcp.gateway.workspace.control;
 
 import dev.amcp.gateway.governance.control.RequiresCapability;
+import dev.amcp.gateway.governance.entity.AdminChange;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Capability;
 import dev.amcp.gateway.governance.entity.Role;
+import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.platform.entity.ConflictException;
 import dev.amcp.gateway.platform.entity.Message;
 import dev.amcp.gateway.workspace.entity.McpServerConfig;
@@ -12,7 +14,9 @@ import dev.amcp.gateway.workspace.entity.UserAccount;
 import dev.amcp.gateway.workspace.entity.Workspace;
 import dev.amcp.gateway.workspace.entity.WorkspaceDraft;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
+import jakarta.json.JsonObject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import jakarta.security.enterprise.identitystore.Pbkdf2PasswordHash;
@@ -24,6 +28,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /** Creates and finds workspaces, their built-in roles, users and MCP servers. */
@@ -41,6 +46,9 @@ public class WorkspaceService {
 
     @Inject
     Pbkdf2PasswordHash passwordHash;
+
+    @Inject
+    Event<AdminChange> changes;
 
     /** Creates a workspace with its three built-in roles: admin (everything but inlineCode), member, viewer. */
     public Workspace createWorkspace(String slug, String name) {
@@ -274,6 +282,7 @@ public class WorkspaceService {
         em.persist(server);
         em.flush();
         applyRoles(caller.workspaceId(), server.getId(), draft.roleIds());
+        changes.fire(AdminChange.inWorkspace(caller, AdminChange.SERVER, server.getSlug(), AdminChange.CREATE, null, serverSnapshot(server)));
         return server;
     }
 
@@ -282,12 +291,21 @@ public class WorkspaceService {
     public McpServerConfig updateServer(Caller caller, long serverId, ServerDraft draft) {
         McpServerConfig server = serverInWorkspace(caller, serverId);
         McpServerConfig.CodeMode mode = checkServerDraft(caller, draft, server);
+        var before = serverSnapshot(server);
         server.setSlug(draft.slug());
         server.setName(draft.name().strip());
         server.setDescription(blankToNull(draft.description()));
         server.setCodeMode(mode);
         applyRoles(caller.workspaceId(), server.getId(), draft.roleIds());
+        changes.fire(AdminChange.inWorkspace(caller, AdminChange.SERVER, server.getSlug(), AdminChange.UPDATE, before, serverSnapshot(server)));
         return server;
+    }
+
+    /** A server with the ids of the roles that may use it, as the audit log keeps it. */
+    private JsonObject serverSnapshot(McpServerConfig server) {
+        var roleIds = JsonSupport.JSON.createArrayBuilder();
+        new TreeSet<>(rolesUsing(server.getWorkspaceId(), server.getId())).forEach(roleIds::add);
+        return JsonSupport.JSON.createObjectBuilder(AdminSnapshots.of(server)).add("roleIds", roleIds).build();
     }
 
     /** A server of the caller's workspace; a server of another workspace reads as missing. */
