@@ -80,7 +80,7 @@ public class AuditResource {
         Long workspaceId = null;
         if (workspace != null) {
             if (!who.operator()) {
-                throw bad("problem.audit.workspace", "workspace is an operator's filter; an admin sees their own workspace only");
+                throw bad("problem.audit.workspace", "workspace is an operator''s filter; an admin sees their own workspace only");
             }
             workspaceId = workspaces.findWorkspace(workspace).map(Workspace::getId)
                     .orElseThrow(() -> bad("problem.audit.noWorkspace", "No workspace ''{0}''", workspace));
