@@ -75,14 +75,32 @@ public final class JsonSupport {
 
     /** A boolean field of a request body: absent or {@code null} give the fallback; {@code "true"} and 1 are refused. */
     public static boolean booleanField(JsonObject object, String key, boolean fallback) {
+        Boolean value = booleanFieldOrNull(object, key);
+        return value == null ? fallback : value;
+    }
+
+    /** A boolean field of a request body, {@code null} when absent or {@code null}; {@code "true"} and 1 are refused. */
+    public static Boolean booleanFieldOrNull(JsonObject object, String key) {
         JsonValue value = object.get(key);
         if (value == null || value == JsonValue.NULL) {
-            return fallback;
+            return null;
         }
         if (value != JsonValue.TRUE && value != JsonValue.FALSE) {
             throw new IllegalArgumentException(key + " must be true or false, not " + typeName(value));
         }
         return value == JsonValue.TRUE;
+    }
+
+    /** An object field of a request body, {@code null} when absent or {@code null}; any other type is refused. */
+    public static JsonObject objectField(JsonObject object, String key) {
+        JsonValue value = object.get(key);
+        if (value == null || value == JsonValue.NULL) {
+            return null;
+        }
+        if (value.getValueType() != JsonValue.ValueType.OBJECT) {
+            throw new IllegalArgumentException(key + " must be an object, not " + typeName(value));
+        }
+        return value.asJsonObject();
     }
 
     /** A JSON type as people call it: a string, a number, an object, ... */

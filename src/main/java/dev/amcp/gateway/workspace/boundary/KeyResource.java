@@ -73,14 +73,14 @@ public class KeyResource {
     @APIResponse(responseCode = "404", description = "The workspace has no user of this name")
     public Response issue(@PathParam("username") String username, String body) {
         JsonObject json = JsonSupport.parseObject(body == null ? "" : body);
-        String expires = RequestFields.text(json, "expiresAt");
+        String expires = JsonSupport.stringField(json, "expiresAt", null);
         Instant expiresAt;
         try {
             expiresAt = expires == null ? null : Instant.parse(expires);
         } catch (DateTimeParseException e) {
             throw new IllegalArgumentException("expiresAt must be an ISO-8601 instant such as 2027-01-31T00:00:00Z");
         }
-        return keys.issue(caller.get(), username, RequestFields.text(json, "name"), expiresAt)
+        return keys.issue(caller.get(), username, JsonSupport.stringField(json, "name", null), expiresAt)
                 .map(issued -> Response.status(Response.Status.CREATED).entity(new IssuedView(issued.key().getId(), issued.plaintext())).build())
                 .orElseGet(() -> noUser(username));
     }

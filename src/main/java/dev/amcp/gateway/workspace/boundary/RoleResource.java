@@ -68,7 +68,7 @@ public class RoleResource {
     public Response create(String body) {
         JsonObject json = JsonSupport.parseObject(body == null ? "" : body);
         JsonValue servers = json.get("servers");
-        RoleDraft draft = new RoleDraft(RequestFields.text(json, "name"), strings(json.get("capabilities"), "capabilities"),
+        RoleDraft draft = new RoleDraft(JsonSupport.stringField(json, "name", null), strings(json.get("capabilities"), "capabilities"),
                 servers == null || servers == JsonValue.NULL, strings(servers, "servers"));
         return Response.status(Response.Status.CREATED).entity(RoleView.of(roles.create(caller.get(), draft))).build();
     }

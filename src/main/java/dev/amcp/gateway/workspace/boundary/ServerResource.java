@@ -69,9 +69,9 @@ public class ServerResource {
         JsonObject json = JsonSupport.parseObject(body == null ? "" : body);
         Map<Long, String> roles = roleNames();
         Set<Long> roleIds = json.get("roles") == null || json.get("roles") == JsonValue.NULL ? roles.keySet() : roleIds(json.get("roles"), roles);
-        ServerDraft draft = new ServerDraft(RequestFields.text(json, "slug"), RequestFields.text(json, "name"),
-                RequestFields.text(json, "description"),
-                json.containsKey("codeMode") ? RequestFields.text(json, "codeMode") : McpServerConfig.CodeMode.OFF.wire(), roleIds);
+        ServerDraft draft = new ServerDraft(JsonSupport.stringField(json, "slug", null), JsonSupport.stringField(json, "name", null),
+                JsonSupport.stringField(json, "description", null),
+                json.containsKey("codeMode") ? JsonSupport.stringField(json, "codeMode", null) : McpServerConfig.CodeMode.OFF.wire(), roleIds);
         McpServerConfig server;
         try {
             server = workspaces.createServer(caller.get(), draft);

@@ -69,10 +69,10 @@ public class UserResource {
     @APIResponse(responseCode = "409", description = "The username is taken")
     public Response create(String body) {
         JsonObject json = JsonSupport.parseObject(body == null ? "" : body);
-        var account = new WorkspaceDraft.AccountDraft(RequestFields.text(json, "username"), RequestFields.text(json, "displayName"),
-                RequestFields.text(json, "password"), RequestFields.text(json, "email"));
+        var account = new WorkspaceDraft.AccountDraft(JsonSupport.stringField(json, "username", null), JsonSupport.stringField(json, "displayName", null),
+                JsonSupport.stringField(json, "password", null), JsonSupport.stringField(json, "email", null));
         return Response.status(Response.Status.CREATED)
-                .entity(UserView.of(users.create(caller.get(), account, RequestFields.text(json, "role")))).build();
+                .entity(UserView.of(users.create(caller.get(), account, JsonSupport.stringField(json, "role", null)))).build();
     }
 
     @PUT
@@ -87,8 +87,8 @@ public class UserResource {
     @APIResponse(responseCode = "409", description = "The change would leave the workspace without an enabled admin")
     public Response update(@PathParam("username") String username, String body) {
         JsonObject json = JsonSupport.parseObject(body == null ? "" : body);
-        UserChange change = new UserChange(RequestFields.text(json, "role"), RequestFields.flag(json, "enabled"),
-                RequestFields.text(json, "password"));
+        UserChange change = new UserChange(JsonSupport.stringField(json, "role", null), JsonSupport.booleanFieldOrNull(json, "enabled"),
+                JsonSupport.stringField(json, "password", null));
         return users.update(caller.get(), username, change).map(m -> Response.ok(UserView.of(m)).build())
                 .orElseGet(() -> ErrorResponses.of(Response.Status.NOT_FOUND, "not_found", "No user '" + username + "' in this workspace"));
     }

@@ -75,10 +75,10 @@ public class WorkspaceResource {
     @APIResponse(responseCode = "409", description = "The slug or the admin's username is taken; nothing was written")
     public Response create(String body) {
         JsonObject json = JsonSupport.parseObject(body == null ? "" : body);
-        JsonObject admin = RequestFields.object(json, "admin");
-        WorkspaceDraft.AccountDraft account = admin == null ? null : new WorkspaceDraft.AccountDraft(RequestFields.text(admin, "username"),
-                RequestFields.text(admin, "displayName"), RequestFields.text(admin, "password"), RequestFields.text(admin, "email"));
-        WorkspaceDraft draft = new WorkspaceDraft(RequestFields.text(json, "slug"), RequestFields.text(json, "name"), account);
+        JsonObject admin = JsonSupport.objectField(json, "admin");
+        WorkspaceDraft.AccountDraft account = admin == null ? null : new WorkspaceDraft.AccountDraft(JsonSupport.stringField(admin, "username", null),
+                JsonSupport.stringField(admin, "displayName", null), JsonSupport.stringField(admin, "password", null), JsonSupport.stringField(admin, "email", null));
+        WorkspaceDraft draft = new WorkspaceDraft(JsonSupport.stringField(json, "slug", null), JsonSupport.stringField(json, "name", null), account);
         WorkspaceAdministration.Created created = administration.create(caller.get(), draft);
         Workspace w = created.workspace();
         return Response.status(Response.Status.CREATED).entity(new CreatedView(w.getSlug(), w.getName(), w.isEnabled(),
@@ -97,7 +97,7 @@ public class WorkspaceResource {
     @APIResponse(responseCode = "404", description = "No workspace has this slug")
     public Response update(@PathParam("slug") String slug, String body) {
         JsonObject json = JsonSupport.parseObject(body == null ? "" : body);
-        WorkspaceChange change = new WorkspaceChange(RequestFields.text(json, "name"), RequestFields.flag(json, "enabled"));
+        WorkspaceChange change = new WorkspaceChange(JsonSupport.stringField(json, "name", null), JsonSupport.booleanFieldOrNull(json, "enabled"));
         return administration.update(caller.get(), slug, change)
                 .map(w -> Response.ok(WorkspaceView.of(w)).build())
                 .orElseGet(() -> ErrorResponses.of(Response.Status.NOT_FOUND, "not_found", "No workspace '" + slug + "'"));
