@@ -12,23 +12,48 @@ import { autocompletion } from "@codemirror/autocomplete";
 const LITERAL_CALL = /amcp\s*\.\s*(?:run|describe)\s*\(\s*(["'`])([A-Za-z0-9_.-]{1,64})\1/g;
 
 /**
- * Completes inside amcp.run("…") / amcp.describe("…") the tool names, and inside amcp.run("name", {…}) the argument
- * keys of that tool's input schema. `tools` maps each callable tool to its argument keys (data-completions).
+ * Completes from the gateway's typed declarations (data-completions): inside amcp.run("…") / amcp.describe("…") the
+ * tool names with their signatures; inside amcp.run("name", {…}) that tool's argument names with their types; and
+ * after `r.` where `const r = await amcp.run("name", …)`, the fields of that tool's result (its output schema).
+ * `tools` maps each callable tool to {signature, args: [{name, type, required, doc?}], result: [...]}.
  */
 function amcpCompletion(tools) {
   const names = Object.keys(tools);
+  const field = (f, type, apply) => ({
+    label: f.name,
+    type,
+    detail: f.type + (f.required ? "" : " (optional)"),
+    info: f.doc || undefined,
+    apply,
+  });
   return (context) => {
     const name = context.matchBefore(/amcp\.(?:run|describe)\(\s*["'`][\w.-]*/);
     if (name) {
       const quote = name.text.search(/["'`]/);
       return {
         from: name.from + quote + 1,
-        options: names.map((n) => ({ label: n, type: "function", detail: (tools[n] || []).join(", ") })),
+        options: names.map((n) => ({ label: n, type: "function", detail: tools[n].signature })),
         validFor: /^[\w.-]*$/,
       };
     }
-    // Inside the argument object of a literal call, possibly spread over several lines.
     const before = context.state.sliceDoc(Math.max(0, context.pos - 600), context.pos);
+    // After `variable.` where the variable holds a tool's result.
+    const member = /([A-Za-z_$][\w$]*)\.([\w$]*)$/.exec(before);
+    if (member) {
+      const whole = context.state.sliceDoc(0, context.pos);
+      const assigned = new RegExp(
+        "(?:const|let|var)\\s+" + member[1].replace(/\$/g, "\\$") + "\\s*=\\s*await\\s+amcp\\.run\\(\\s*([\"'`])([\\w.-]+)\\1",
+      ).exec(whole);
+      const tool = assigned && tools[assigned[2]];
+      if (tool && tool.result.length) {
+        return {
+          from: context.pos - member[2].length,
+          options: tool.result.map((f) => field(f, "property")),
+          validFor: /^[\w$]*$/,
+        };
+      }
+    }
+    // Inside the argument object of a literal call, possibly spread over several lines.
     const args = /amcp\.run\(\s*(["'`])([\w.-]+)\1\s*,\s*\{([^{}]*)$/.exec(before);
     if (!args || !tools[args[2]]) return null;
     const word = context.matchBefore(/[\w$]*/);
@@ -37,7 +62,7 @@ function amcpCompletion(tools) {
     if (word.text === "" && !context.explicit) return null;
     return {
       from: word.from,
-      options: tools[args[2]].map((key) => ({ label: key, type: "property", apply: key + ": " })),
+      options: tools[args[2]].args.map((f) => field(f, "property", f.name + ": ")),
       validFor: /^[\w$]*$/,
     };
   };

@@ -107,6 +107,33 @@ class CodeModeMcpIT {
     }
 
     @Test
+    void codeExecuteDeclaresTheToolsItsCodeMayCallMostUsedFirst() throws Exception {
+        JsonObject t = tenant();
+        try (McpSyncClient client = McpHttp.sdkClient("/mcp/demo", t.getString("key"))) {
+            client.initialize();
+            // Before the first listing (the usage order is counted then): code on this server uses inventory_list most.
+            McpSchema.CallToolResult used = call(client, "code_execute", Map.of("code", """
+                    await amcp.run('inventory_list', {lowStock: true});
+                    const d = await amcp.describe('customer_get');
+                    const found = await amcp.search('customer');
+                    return {ts: d.ts, signatures: found.map(f => f.signature)};
+                    """));
+            assertFalse(used.isError(), text(used));
+            assertTrue(((String) structured(used).get("ts")).contains("function run(name: \"customer_get\", args: {"), text(used));
+            assertTrue(((List<?>) structured(used).get("signatures")).stream()
+                    .anyMatch(sig -> ((String) sig).startsWith("run(name: \"customers_search\", args: {")), text(used));
+
+            String description = client.listTools().tools().stream().filter(tool -> tool.name().equals("code_execute"))
+                    .findFirst().orElseThrow().description();
+            assertTrue(description.contains("declare namespace amcp {"), description);
+            int inventory = description.indexOf("\"inventory_list\": { args:");
+            int customer = description.indexOf("\"customer_get\": { args:");
+            assertTrue(inventory > 0 && customer > 0 && inventory < customer, description);
+            assertFalse(description.contains("\"order_create\""), "inline code cannot write, so no write tool is declared");
+        }
+    }
+
+    @Test
     void inlineWritesAreDeniedAndFetchIsContained() throws Exception {
         JsonObject t = tenant();
         try (McpSyncClient client = McpHttp.sdkClient("/mcp/demo", t.getString("key"))) {

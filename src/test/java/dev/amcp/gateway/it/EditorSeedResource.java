@@ -72,7 +72,8 @@ public class EditorSeedResource {
         Caller admin = adminOf(seeded);
         tools.createHttpTool(admin, new ToolDraft("main", "echo", null, "Echoes an id",
                 JsonSupport.parseObject("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"q\":{\"type\":\"string\"}},\"required\":[\"id\"]}"),
-                null, JsonSupport.parseObject("{\"method\":\"GET\",\"url\":\"${AMCP_UPSTREAM_IT}/echo/{id}\",\"query\":{\"q\":\"q\"}}")));
+                JsonSupport.parseObject("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"the id echoed\"}}}"),
+                JsonSupport.parseObject("{\"method\":\"GET\",\"url\":\"${AMCP_UPSTREAM_IT}/echo/{id}\",\"query\":{\"q\":\"q\"}}")));
         codeTools.create(admin, new CodeToolDraft(new ToolDraft("main", "echo_code", null, "Echoes once", null, null, null),
                 new CodeToolSpec("const r = await amcp.run('echo', {id: '1'});\nreturn r.id;", List.of("echo"), CodeToolSpec.INVOKER, false)));
         long serverId = workspaces.findServer(admin.workspaceId(), "main").orElseThrow().getId();

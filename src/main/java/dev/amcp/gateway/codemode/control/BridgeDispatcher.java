@@ -19,7 +19,8 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Answers the sandbox's {@code amcp.search}, {@code amcp.describe} and {@code amcp.run} under the run's caller. It
+ * Answers the sandbox's {@code amcp.search} (each tool with its TypeScript signature), {@code amcp.describe} (its
+ * schemas and declaration, {@code ts}) and {@code amcp.run} under the run's caller. It
  * only ever uses the catalog and the executor, so the bridge obeys the same policy as every other entry point.
  */
 @ApplicationScoped
@@ -83,7 +84,8 @@ public class BridgeDispatcher {
         }
         return catalog.list(caller).stream().filter(d -> d.name().equals(name)).findFirst()
                 .map(d -> {
-                    JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder(summary(d)).add("inputSchema", d.inputSchema());
+                    JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder(summary(d)).add("inputSchema", d.inputSchema())
+                            .add("ts", TypeDeclarations.declaration(d));
                     if (d.outputSchema() != null) {
                         b.add("outputSchema", d.outputSchema());
                     }
@@ -138,6 +140,7 @@ public class BridgeDispatcher {
         JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder().add("name", d.name()).add("readOnly", d.readOnly());
         b.add("title", d.title() == null ? d.name() : d.title());
         b.add("description", d.description() == null ? "" : d.description());
+        b.add("signature", TypeDeclarations.signature(d));
         return b.build();
     }
 

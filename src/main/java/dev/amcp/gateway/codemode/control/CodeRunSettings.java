@@ -29,13 +29,14 @@ public class CodeRunSettings {
     static final String CONNECT_TIMEOUT = "AMCP_CODE_RUNNER_CONNECT_TIMEOUT_MS";
     static final String MAX_PENDING_PROPOSALS = "AMCP_CODE_MAX_PENDING_PROPOSALS";
     static final String MAX_PROPOSAL_BYTES = "AMCP_CODE_MAX_PROPOSAL_BYTES";
+    static final String DECLARATIONS_MAX_BYTES = "AMCP_CODE_DECLARATIONS_MAX_BYTES";
 
     private static final Logger LOG = Logger.getLogger(CodeRunSettings.class.getName());
     private static final int MIB = 1024 * 1024;
 
     /** Every code-mode setting, checked. */
     public record Values(RunLimits limits, int connectTimeoutMs, int maxConcurrentRuns, int maxPendingProposals,
-                         int maxProposalBytes) {}
+                         int maxProposalBytes, int declarationsMaxBytes) {}
 
     @Inject
     Settings settings;
@@ -78,7 +79,8 @@ public class CodeRunSettings {
                 bounded(settings, CONNECT_TIMEOUT, 3_000, 100, 60_000),
                 bounded(settings, MAX_CONCURRENT_RUNS, 16, 1, 10_000),
                 bounded(settings, MAX_PENDING_PROPOSALS, 10, 0, 10_000),
-                bounded(settings, MAX_PROPOSAL_BYTES, 128 * 1024, 1024, 4 * MIB));
+                bounded(settings, MAX_PROPOSAL_BYTES, 128 * 1024, 1024, 4 * MIB),
+                bounded(settings, DECLARATIONS_MAX_BYTES, 8 * 1024, 1024, 256 * 1024));
     }
 
     private static int bounded(Settings settings, String name, int fallback, int min, int max) {

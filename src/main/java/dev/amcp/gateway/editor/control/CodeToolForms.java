@@ -1,11 +1,14 @@
 package dev.amcp.gateway.editor.control;
 
+import dev.amcp.gateway.codemode.control.TypeDeclarations;
 import dev.amcp.gateway.codemode.entity.CodeToolDraft;
 import dev.amcp.gateway.codemode.entity.CodeToolSpec;
 import dev.amcp.gateway.editor.entity.CodeToolForm;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.tools.entity.McpTool;
+import dev.amcp.gateway.tools.entity.ToolDescriptor;
 import dev.amcp.gateway.tools.entity.ToolDraft;
+import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonValue;
@@ -90,20 +93,32 @@ public final class CodeToolForms {
     }
 
     /**
-     * What the code editor completes, as JSON: each callable tool's name with the argument keys of its input schema,
-     * {@code {"orders_list": ["customerId", "status"], …}}.
+     * What the code editor completes, as JSON, from the same typed declarations a model is given: each callable
+     * tool's argument and result fields with their TypeScript types, and its signature,
+     * {@code {"orders_list": {"signature": "run(…)", "args": [{"name", "type", "required", "doc"?}], "result": […]}}}.
      */
     public static String completions(List<McpTool> tools) {
         JsonObjectBuilder all = JsonSupport.JSON.createObjectBuilder();
         for (McpTool tool : tools) {
-            var keys = JsonSupport.JSON.createArrayBuilder();
-            JsonObject schema = tool.getInputSchema();
-            if (schema != null && schema.get("properties") instanceof JsonObject properties) {
-                properties.keySet().forEach(keys::add);
-            }
-            all.add(tool.getName(), keys);
+            all.add(tool.getName(), JsonSupport.JSON.createObjectBuilder()
+                    .add("signature", TypeDeclarations.signature(ToolDescriptor.of(tool)))
+                    .add("args", fields(tool.getInputSchema()))
+                    .add("result", fields(tool.getOutputSchema())));
         }
         return all.build().toString();
+    }
+
+    private static JsonArrayBuilder fields(JsonObject schema) {
+        JsonArrayBuilder fields = JsonSupport.JSON.createArrayBuilder();
+        for (TypeDeclarations.Member member : TypeDeclarations.members(schema)) {
+            JsonObjectBuilder field = JsonSupport.JSON.createObjectBuilder().add("name", member.name())
+                    .add("type", member.type()).add("required", member.required());
+            if (member.doc() != null) {
+                field.add("doc", member.doc());
+            }
+            fields.add(field);
+        }
+        return fields;
     }
 
     /** The test run's input: a JSON object, or empty for none. */

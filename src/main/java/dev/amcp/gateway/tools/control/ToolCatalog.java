@@ -81,7 +81,7 @@ public class ToolCatalog {
     public Optional<ToolProvider.VirtualTool> findVirtual(Caller caller, String name) {
         for (ToolProvider provider : providers) {
             for (ToolProvider.VirtualTool tool : provider.virtualTools(caller)) {
-                if (tool.descriptor().name().equals(name)) {
+                if (tool.name().equals(name)) {
                     return Optional.of(tool);
                 }
             }

@@ -5,7 +5,6 @@ import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.tools.entity.McpTool;
 import dev.amcp.gateway.tools.entity.ToolCallCompleted;
 import dev.amcp.gateway.tools.entity.ToolCallCompleted.Outcome;
-import dev.amcp.gateway.tools.entity.ToolDescriptor;
 import dev.amcp.gateway.tools.entity.ToolNotAvailableException;
 import dev.amcp.gateway.tools.entity.ToolResult;
 import jakarta.annotation.PostConstruct;
@@ -66,8 +65,7 @@ public class ToolExecutor {
             completed.fire(new ToolCallCompleted(caller, caller.workspaceId(), toolName, null, Outcome.DENIED, 0));
             throw new ToolNotAvailableException(toolName);
         }
-        ToolDescriptor descriptor = virtual.get().descriptor();
-        return timed(caller, toolName, "virtual", descriptor.inputSchema(), args, a -> virtual.get().call(caller, a));
+        return timed(caller, toolName, "virtual", virtual.get().inputSchema(), args, a -> virtual.get().call(caller, a));
     }
 
     /** Runs a stored tool for this caller, after the access check. */

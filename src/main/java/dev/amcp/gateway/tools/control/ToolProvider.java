@@ -19,6 +19,16 @@ public interface ToolProvider {
     interface VirtualTool {
         ToolDescriptor descriptor();
 
+        /** Its name; override where the full descriptor costs more than the name (it is asked on every call). */
+        default String name() {
+            return descriptor().name();
+        }
+
+        /** Its input schema, which every call is validated against; override as {@link #name()}. */
+        default JsonObject inputSchema() {
+            return descriptor().inputSchema();
+        }
+
         ToolResult call(Caller caller, JsonObject args);
     }
 }

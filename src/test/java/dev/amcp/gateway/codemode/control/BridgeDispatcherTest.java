@@ -55,6 +55,8 @@ class BridgeDispatcherTest {
         var found = (JsonArray) dispatcher.handle(CALLER, "search", args("{\"query\":\"orders status\"}")).value();
         assertEquals(1, found.size());
         assertEquals("orders_list", found.getJsonObject(0).getString("name"));
+        assertTrue(found.getJsonObject(0).getString("signature").startsWith("run(name: \"orders_list\", args: {"),
+                found.getJsonObject(0).toString());
         assertEquals(1, ((JsonArray) dispatcher.handle(CALLER, "search", args("{\"limit\":1}")).value()).size());
     }
 
@@ -80,6 +82,8 @@ class BridgeDispatcherTest {
         }
         assertEquals("bad_request", dispatcher.handle(CALLER, "run", args("{\"name\":\"orders_list\",\"args\":[1]}")).errorCode());
         assertEquals("bad_request", dispatcher.handle(CALLER, "describe", args("{}")).errorCode());
-        assertTrue(dispatcher.handle(CALLER, "describe", args("{\"name\":\"orders_list\"}")).value().asJsonObject().containsKey("inputSchema"));
+        var described = dispatcher.handle(CALLER, "describe", args("{\"name\":\"orders_list\"}")).value().asJsonObject();
+        assertTrue(described.containsKey("inputSchema"));
+        assertTrue(described.getString("ts").contains("function run(name: \"orders_list\", args: {"), described.toString());
     }
 }

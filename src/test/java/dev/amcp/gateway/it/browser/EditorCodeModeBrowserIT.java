@@ -95,7 +95,12 @@ class EditorCodeModeBrowserIT {
         content.sendKeys(Keys.ESCAPE);
         browser.typeInEditor("code", "await amcp.run(\"echo\", {q");
         assertTrue(completions().contains("q"), completions());
+        assertTrue(completions().contains("string (optional)"), "the argument's type, from the declarations: " + completions());
         browser.screenshot("code-tool-completion"); // with the completion list open
+        content.sendKeys(Keys.ESCAPE);
+        // The fields of a tool's result, from its output schema.
+        browser.typeInEditor("code", "\nconst seen = await amcp.run(\"echo\", {id: \"1\"});\nseen.i");
+        assertTrue(completions().contains("id"), completions());
         content.sendKeys(Keys.ESCAPE);
 
         // A tool that is not in the workspace: the uses list takes it from the code, and the service refuses it.
