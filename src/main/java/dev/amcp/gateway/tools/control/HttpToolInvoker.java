@@ -261,7 +261,9 @@ public class HttpToolInvoker implements ToolInvoker {
         for (Map.Entry<String, String> q : mapping.query().entrySet()) {
             JsonValue value = args.get(q.getValue());
             consumed.add(q.getValue());
-            if (value != null && value != JsonValue.NULL) {
+            if (value instanceof jakarta.json.JsonArray items) {
+                items.forEach(item -> query.add(encode(q.getKey()) + "=" + encode(scalar(item)))); // OpenAPI's form style
+            } else if (value != null && value != JsonValue.NULL) {
                 query.add(encode(q.getKey()) + "=" + encode(scalar(value)));
             }
         }
