@@ -14,6 +14,7 @@ public final class Navigation {
     public static final List<NavItem> ITEMS = List.of(
             new NavItem("servers", "nav.servers", "/admin/servers"),
             new NavItem("tools", "nav.tools", "/admin/tools"),
+            new NavItem("imports", "nav.imports", "/admin/imports", caller -> caller.has(dev.amcp.gateway.governance.entity.Capability.ADMIN)),
             new NavItem("keys", "nav.keys", "/admin/keys"),
             new NavItem("runs", "nav.runs", "/admin/runs"),
             new NavItem("proposals", "nav.proposals", "/admin/proposals"),
