@@ -28,7 +28,7 @@
     </div>
     <div class="field">
       <label for="base"><fmt:message key="imports.base"/></label>
-      <input id="base" name="base" value="${fn:escapeXml(form.base)}" maxlength="2000" aria-describedby="base-help">
+      <input id="base" name="base" value="${fn:escapeXml(form.base)}" maxlength="2000" placeholder="${'${'}AMCP_UPSTREAM_SHOP}/v2" aria-describedby="base-help">
       <p class="help" id="base-help"><fmt:message key="imports.base.help"/></p>
     </div>
     <div class="field">

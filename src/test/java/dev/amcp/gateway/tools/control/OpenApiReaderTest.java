@@ -210,4 +210,30 @@ class OpenApiReaderTest {
             assertEquals(0, connections.get(), "the import fetched a remote $ref");
         }
     }
+
+    /** A 500-operation document with shared, cyclic models: previewed warm in under 2 s (the issue's target). */
+    @Test
+    void fiveHundredOperationsPreviewInUnderTwoSeconds() {
+        StringBuilder paths = new StringBuilder();
+        for (int i = 0; i < 250; i++) {
+            if (i > 0) paths.append(',');
+            paths.append("\"/things").append(i).append("/{id}\": {\"get\": {\"operationId\": \"getThing").append(i)
+                    .append("\", \"summary\": \"Get thing ").append(i).append("\", \"parameters\": [{\"name\": \"id\", \"in\": \"path\", \"required\": true, \"schema\": {\"type\": \"integer\"}}, {\"name\": \"expand\", \"in\": \"query\", \"schema\": {\"type\": \"boolean\"}}],")
+                    .append("\"responses\": {\"200\": {\"description\": \"ok\", \"content\": {\"application/json\": {\"schema\": {\"$ref\": \"#/components/schemas/Thing\"}}}}}},")
+                    .append("\"put\": {\"operationId\": \"putThing").append(i).append("\", \"parameters\": [{\"name\": \"id\", \"in\": \"path\", \"required\": true, \"schema\": {\"type\": \"integer\"}}],")
+                    .append("\"requestBody\": {\"required\": true, \"content\": {\"application/json\": {\"schema\": {\"$ref\": \"#/components/schemas/Thing\"}}}},")
+                    .append("\"responses\": {\"200\": {\"description\": \"ok\", \"content\": {\"application/json\": {\"schema\": {\"$ref\": \"#/components/schemas/Thing\"}}}}}}}");
+        }
+        String doc = "{\"openapi\": \"3.0.3\", \"info\": {\"title\": \"Big\", \"version\": \"1\"}, \"servers\": [{\"url\": \"https://api.example.com\"}], \"paths\": {" + paths
+            + "}, \"components\": {\"schemas\": {\"Thing\": {\"type\": \"object\", \"required\": [\"name\"], \"properties\": {\"id\": {\"type\": \"integer\"}, \"name\": {\"type\": \"string\"}, \"owner\": {\"$ref\": \"#/components/schemas/Owner\"}, \"tags\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}}}}, \"Owner\": {\"type\": \"object\", \"properties\": {\"id\": {\"type\": \"integer\"}, \"things\": {\"type\": \"array\", \"items\": {\"$ref\": \"#/components/schemas/Thing\"}}}}}}}";
+        long best = Long.MAX_VALUE;
+        for (int run = 0; run < 3; run++) {
+            long started = System.nanoTime();
+            List<ImportedOperation> ops = OpenApiReader.operations(OpenApiReader.parse(doc), "https://api.example.com", null, "", n -> false);
+            best = Math.min(best, (System.nanoTime() - started) / 1_000_000);
+            assertEquals(500, ops.size());
+        }
+        System.out.println("500-operation preview, best of 3: " + best + " ms");
+        assertTrue(best < 2_000, "500 operations took " + best + " ms");
+    }
 }
