@@ -102,9 +102,10 @@ public class OpenApiImports {
 
         Map<String, McpTool> onServer = em.createNamedQuery(McpTool.BY_SERVER, McpTool.class).setParameter("serverId", server.getId())
                 .getResultList().stream().collect(Collectors.toMap(McpTool::getName, Function.identity()));
+        Set<String> elsewhere = tools.tools(caller.workspaceId()).stream().filter(t -> !t.getServerId().equals(server.getId()))
+                .map(McpTool::getName).collect(Collectors.toSet());
         List<ImportedOperation> operations = OpenApiReader.operations(parsed, base, credential,
-                request.prefix() == null ? "" : request.prefix().strip(),
-                name -> !onServer.containsKey(name) && tools.nameTaken(caller.workspaceId(), name, null));
+                request.prefix() == null ? "" : request.prefix().strip(), elsewhere::contains);
 
         JsonArrayBuilder ops = JsonSupport.JSON.createArrayBuilder();
         Set<String> proposed = operations.stream().map(ImportedOperation::name).collect(Collectors.toSet());

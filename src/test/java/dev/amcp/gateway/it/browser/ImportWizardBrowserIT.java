@@ -58,7 +58,7 @@ class ImportWizardBrowserIT extends EditorBrowserSetup {
         assertEquals(20, rows.size());
         String upload = "#operations-table tr[data-operation='uploadFile']";
         assertFalse(browser.el(upload + " input[name=op]").isEnabled(), "an unsupported operation cannot be taken");
-        assertTrue(browser.text(upload + " .details").contains("application/octet-stream"), browser.text(upload + " .details"));
+        assertTrue(browser.text(upload + " .details").contains("the HTTP invoker sends JSON only"), browser.text(upload + " .details"));
         assertTrue(browser.el("#operations-table tr[data-operation='getPetById'] input[name=ro]").isSelected(), "GET reads");
         assertFalse(browser.el("#operations-table tr[data-operation='addPet'] input[name=ro]").isSelected(), "POST writes");
         browser.screenshot("import-preview");
@@ -121,7 +121,8 @@ class ImportWizardBrowserIT extends EditorBrowserSetup {
         assertTrue(browser.present("#read-only-note"));
         assertFalse(browser.present("#preview"), "no preview button for a member");
         // a forged post still meets the service's gate
-        String cookie = "JSESSIONID=" + browser.driver.manage().getCookieNamed("JSESSIONID").getValue();
+        String cookie = browser.driver.manage().getCookies().stream().map(c -> c.getName() + "=" + c.getValue())
+                .collect(java.util.stream.Collectors.joining("; "));
         String csrf = browser.driver.findElement(By.cssSelector("#import-form input[name=_csrf]")).getAttribute("value");
         HttpResponse<String> post = postForm("/admin/imports", cookie, "_csrf", csrf, "server", "main", "url", DOC, "base", BASE);
         assertEquals(403, post.statusCode(), post.body());
