@@ -172,6 +172,48 @@ public class HttpToolInvoker implements ToolInvoker {
         }
     }
 
+    /** A document fetched from an upstream: status, content type, and the body (at most the cap, {@code tooLarge} past it). */
+    public record Fetched(int status, String contentType, byte[] body, boolean tooLarge) {}
+
+    /**
+     * Fetches a document (such as an OpenAPI description) with a GET through the same rules as every tool call: the
+     * URL may start with an {@code ${AMCP_UPSTREAM_<NAME>}} base, must pass {@link UpstreamRules}, connects to the
+     * checked address, follows no redirect, and sends a credential only to its own upstream. Reads at most
+     * {@code maxBytes} (one more marks it too large). A refused URL is an {@code InvalidInputException}; an unreachable
+     * or silent upstream an {@code IllegalArgumentException} with the reason.
+     */
+    public Fetched fetch(String urlTemplate, String credential, long maxBytes) {
+        URI target;
+        try {
+            target = new URI(upstreams.expandBases(urlTemplate));
+        } catch (java.net.URISyntaxException e) {
+            throw new dev.amcp.gateway.platform.entity.InvalidInputException(dev.amcp.gateway.platform.entity.Message.of(
+                    "problem.mapping.urlInvalid", "url is not a valid URL: {0}", e.getReason()));
+        }
+        upstreams.checkCredential(credential, target);
+        CheckedUpstream checked = upstreams.resolveForCall(target);
+        HttpRequest.Builder builder = HttpRequest.newBuilder(checked.pinnedUri())
+                .timeout(Duration.ofMillis(settings.getLong(TIMEOUT_SETTING, 10_000)))
+                .header("Accept", "application/json, application/yaml, text/yaml, */*").GET();
+        pinHost(builder, checked);
+        addCredential(builder, credential);
+        try {
+            HttpResponse<InputStream> response = clientFor(checked).send(builder.build(), HttpResponse.BodyHandlers.ofInputStream());
+            try (InputStream in = response.body()) {
+                byte[] body = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 1, maxBytes + 1));
+                return new Fetched(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""),
+                        body.length > maxBytes ? Arrays.copyOf(body, (int) maxBytes) : body, body.length > maxBytes);
+            }
+        } catch (HttpTimeoutException e) {
+            throw new IllegalArgumentException(target.getHost() + " did not answer in time (" + TIMEOUT_SETTING + ")");
+        } catch (IOException e) {
+            throw new IllegalArgumentException(target.getHost() + " is unreachable (" + e.getClass().getSimpleName() + ")");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalArgumentException("the fetch was interrupted");
+        }
+    }
+
     /** A request ready to send, and the checked upstream it goes to. */
     record Call(HttpRequest request, CheckedUpstream target) {}
 
@@ -219,7 +261,9 @@ public class HttpToolInvoker implements ToolInvoker {
         for (Map.Entry<String, String> q : mapping.query().entrySet()) {
             JsonValue value = args.get(q.getValue());
             consumed.add(q.getValue());
-            if (value != null && value != JsonValue.NULL) {
+            if (value instanceof jakarta.json.JsonArray items) {
+                items.forEach(item -> query.add(encode(q.getKey()) + "=" + encode(scalar(item)))); // OpenAPI's form style
+            } else if (value != null && value != JsonValue.NULL) {
                 query.add(encode(q.getKey()) + "=" + encode(scalar(value)));
             }
         }
@@ -236,25 +280,25 @@ public class HttpToolInvoker implements ToolInvoker {
                 builder.setHeader(name, value);
             }
         });
-        if (checked.named()) {
-            if (!hostHeaderAllowed) {
-                throw new IllegalArgumentException("this server's JVM does not let the gateway pin the upstream's address "
-                        + "(start it with -D" + RESTRICTED_HEADERS + "=host)");
+        pinHost(builder, checked);
+        mapping.headerArgs().forEach((header, arg) -> {
+            JsonValue value = args.get(arg);
+            consumed.add(arg);
+            if (value != null && value != JsonValue.NULL) {
+                String text = scalar(value);
+                if (text.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+                    throw new IllegalArgumentException("header argument '" + arg + "' may not contain control characters");
+                }
+                builder.setHeader(header, text);
             }
-            builder.setHeader("Host", checked.hostHeader());
-        }
-        if (mapping.credential() != null) {
-            String name = mapping.credential().toUpperCase();
-            String secret = settings.get("AMCP_CREDENTIAL_" + name + "_VALUE")
-                    .orElseThrow(() -> new IllegalArgumentException("credential " + name + " is not configured (set AMCP_CREDENTIAL_" + name + "_VALUE)"));
-            builder.setHeader(settings.get("AMCP_CREDENTIAL_" + name + "_HEADER", "Authorization"), secret);
-        }
+        });
+        addCredential(builder, mapping.credential());
         if (mapping.sendsBody()) {
             JsonObjectBuilder body = JsonSupport.JSON.createObjectBuilder();
             args.forEach((k, v) -> {
                 boolean listed = mapping.body() == null ? !consumed.contains(k) : mapping.body().contains(k);
                 if (listed) {
-                    body.add(k, v);
+                    body.add(mapping.bodyNames().getOrDefault(k, k), v);
                 }
             });
             builder.method(mapping.method(), HttpRequest.BodyPublishers.ofString(body.build().toString()))
@@ -263,6 +307,27 @@ public class HttpToolInvoker implements ToolInvoker {
             builder.method(mapping.method(), HttpRequest.BodyPublishers.noBody());
         }
         return new Call(builder.build(), checked);
+    }
+
+    /** The Host header of a pinned request whose URL names its host (the URL itself carries the checked address). */
+    private void pinHost(HttpRequest.Builder builder, CheckedUpstream checked) {
+        if (checked.named()) {
+            if (!hostHeaderAllowed) {
+                throw new IllegalArgumentException("this server's JVM does not let the gateway pin the upstream's address "
+                        + "(start it with -D" + RESTRICTED_HEADERS + "=host)");
+            }
+            builder.setHeader("Host", checked.hostHeader());
+        }
+    }
+
+    /** The configured credential's header ({@code AMCP_CREDENTIAL_<NAME>_HEADER}, default Authorization); checked by then. */
+    private void addCredential(HttpRequest.Builder builder, String credential) {
+        if (credential != null) {
+            String name = credential.toUpperCase();
+            String secret = settings.get("AMCP_CREDENTIAL_" + name + "_VALUE")
+                    .orElseThrow(() -> new IllegalArgumentException("credential " + name + " is not configured (set AMCP_CREDENTIAL_" + name + "_VALUE)"));
+            builder.setHeader(settings.get("AMCP_CREDENTIAL_" + name + "_HEADER", "Authorization"), secret);
+        }
     }
 
     static ToolResult toResult(HttpResponse<?> response, String body) {

@@ -69,6 +69,7 @@ public class UpstreamRules {
     private Map<String, Base> bases;
     private List<AllowedHost> allowed;
     private Map<String, String> credentialUpstreams;
+    private Set<String> credentialValues;
     private String runnerHost;
     private Resolver resolver = InetAddress::getAllByName;
 
@@ -99,12 +100,16 @@ public class UpstreamRules {
     private void load(Map<String, String> settings) {
         Map<String, Base> readBases = new LinkedHashMap<>();
         Map<String, String> bindings = new LinkedHashMap<>();
+        Set<String> values = new java.util.HashSet<>();
         settings.forEach((name, value) -> {
             if (value == null || value.isBlank()) {
                 return;
             }
             if (name.startsWith(BASE_PREFIX) && !NOT_BASES.contains(name)) {
                 readBases.put(name, Base.parse(name, value.strip()));
+            }
+            if (name.startsWith("AMCP_CREDENTIAL_") && name.endsWith("_VALUE")) {
+                values.add(name.substring("AMCP_CREDENTIAL_".length(), name.length() - "_VALUE".length()).toUpperCase(Locale.ROOT));
             }
             if (name.startsWith("AMCP_CREDENTIAL_") && name.endsWith("_UPSTREAM")) {
                 bindings.put(name.substring("AMCP_CREDENTIAL_".length(), name.length() - "_UPSTREAM".length()),
@@ -129,6 +134,7 @@ public class UpstreamRules {
         this.bases = Map.copyOf(readBases);
         this.allowed = List.copyOf(entries);
         this.credentialUpstreams = Map.copyOf(bindings);
+        this.credentialValues = Set.copyOf(values);
         this.runnerHost = host == null ? null : unbracket(host);
     }
 
@@ -207,6 +213,34 @@ public class UpstreamRules {
             throw refused("problem.upstream.credential", "credential {0} may only be sent to URLs under $'{'{1}'}' (name another upstream with {2})",
                     name, baseSetting, binding);
         }
+    }
+
+    /**
+     * A URL written against the operator's base that covers it, as a tool saves it: {@code https://shop.internal/api/orders}
+     * becomes {@code ${AMCP_UPSTREAM_SHOP}/orders} (the longest base wins); a URL under no base stays as it is.
+     */
+    public String asTemplate(URI target) {
+        Target t = Target.of(target);
+        return bases.values().stream().filter(b -> b.covers(t))
+                .max(java.util.Comparator.comparingInt(b -> b.target().path().length()))
+                .map(b -> "${" + b.setting() + "}" + t.path().substring(b.target().path().length())
+                        + (target.getRawQuery() == null ? "" : "?" + target.getRawQuery()))
+                .orElse(target.toString());
+    }
+
+    /**
+     * The credential bound to the base a URL template starts with ({@code ${AMCP_UPSTREAM_<NAME>}...}): the one an
+     * {@code AMCP_CREDENTIAL_<C>_UPSTREAM=<NAME>} setting names, else {@code <NAME>} itself when
+     * {@code AMCP_CREDENTIAL_<NAME>_VALUE} is set; none for a URL under no base.
+     */
+    public String boundCredential(String template) {
+        Matcher m = HttpEndpointMapping.SETTING.matcher(template);
+        if (!m.lookingAt() || !bases.containsKey(m.group(1))) {
+            return null;
+        }
+        String upstream = m.group(1).substring(BASE_PREFIX.length());
+        return credentialUpstreams.entrySet().stream().filter(e -> e.getValue().equals(upstream)).map(Map.Entry::getKey)
+                .sorted().findFirst().orElse(credentialValues.contains(upstream) ? upstream : null);
     }
 
     /**

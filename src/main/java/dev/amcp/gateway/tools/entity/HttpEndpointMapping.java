@@ -20,6 +20,10 @@ import java.util.regex.Pattern;
  *  "query": {"status": "status"}, "body": ["note"], "headers": {"Accept": "application/json"},
  *  "credential": "SHOP", "timeoutMs": 5000}
  * }</pre>
+ * Optional, as an OpenAPI import writes them: {@code headerArgs} maps header names to the arguments that fill them,
+ * {@code bodyNames} maps argument names to the JSON property each is sent as (where an argument was renamed),
+ * {@code readOnly} overrides the read/write class the method gives, and {@code openapi} records where the tool came
+ * from ({@code {"document", "operationId"}}); the invoker ignores it.
  * {@code {arg}} in the URL takes an argument (percent-encoded) in the path or query, never in the scheme or host;
  * {@code ${AMCP_UPSTREAM_X}} at the start takes an operator's base. Where the URL may lead is
  * {@code UpstreamRules}' to judge.
@@ -28,7 +32,12 @@ import java.util.regex.Pattern;
  * credential ({@code AMCP_CREDENTIAL_<NAME>_VALUE}, optional {@code AMCP_CREDENTIAL_<NAME>_HEADER}).
  */
 public record HttpEndpointMapping(String method, String url, Map<String, String> query, List<String> body,
-                                  Map<String, String> headers, String credential, Integer timeoutMs) {
+                                  Map<String, String> headers, String credential, Integer timeoutMs,
+                                  Map<String, String> headerArgs, Map<String, String> bodyNames) {
+
+    /** Headers no argument may set: the gateway decides them. */
+    static final java.util.Set<String> RESERVED_HEADERS = java.util.Set.of("host", "content-length", "content-type",
+            "connection", "transfer-encoding", "expect", "upgrade");
 
     /** Settings a URL may reference; nothing else of the configuration can leak into an upstream call. */
     public static final String SETTING_PREFIX = "AMCP_UPSTREAM_";
@@ -65,8 +74,16 @@ public record HttpEndpointMapping(String method, String url, Map<String, String>
         if (headers.keySet().stream().anyMatch("host"::equalsIgnoreCase)) {
             throw problem("problem.mapping.hostHeader", "headers may not set Host: the gateway sends the host of the url");
         }
+        Map<String, String> headerArgs = stringMap(mapping, "headerArgs");
+        headerArgs.keySet().stream().filter(h -> RESERVED_HEADERS.contains(h.toLowerCase(java.util.Locale.ROOT))).findFirst().ifPresent(h -> {
+            throw problem("problem.mapping.headerArg", "headerArgs may not set {0}: the gateway sends it", h);
+        });
+        if (mapping.containsKey("readOnly") && mapping.get("readOnly").getValueType() != JsonValue.ValueType.TRUE
+                && mapping.get("readOnly").getValueType() != JsonValue.ValueType.FALSE) {
+            throw problem("problem.mapping.readOnly", "readOnly must be true or false");
+        }
         return new HttpEndpointMapping(method, url, stringMap(mapping, "query"), stringList(mapping, "body"),
-                headers, mapping.getString("credential", null), timeout);
+                headers, mapping.getString("credential", null), timeout, headerArgs, stringMap(mapping, "bodyNames"));
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.amcp.gateway.governance.entity.AccessChanges;
 import dev.amcp.gateway.platform.control.JsonObjectConverter;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
 import jakarta.persistence.Column;
 import jakarta.persistence.Convert;
 import jakarta.persistence.Entity;
@@ -123,10 +124,17 @@ public class McpTool {
         return CODE.equals(methodOf(endpointMapping));
     }
 
-    /** Read-only is derived: a GET is a read; a code tool reads unless it may write. */
+    /**
+     * Read-only is derived: a GET is a read, unless the mapping's {@code readOnly} says otherwise (an admin's override,
+     * such as a POST search); a code tool reads unless it may write.
+     */
     public boolean isReadOnly() {
         if (isCodeTool()) {
             return !endpointMapping.getBoolean("allowWrites", false);
+        }
+        JsonValue override = endpointMapping.get("readOnly");
+        if (override != null && (override.getValueType() == JsonValue.ValueType.TRUE || override.getValueType() == JsonValue.ValueType.FALSE)) {
+            return override.getValueType() == JsonValue.ValueType.TRUE;
         }
         return "GET".equals(methodOf(endpointMapping));
     }

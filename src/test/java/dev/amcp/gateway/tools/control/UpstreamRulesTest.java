@@ -236,4 +236,19 @@ class UpstreamRulesTest {
             throw new IllegalStateException(e);
         }
     }
+
+    @Test
+    void anImportWritesItsBaseAgainstTheOperatorsBaseAndFindsTheCredentialBoundToIt() {
+        UpstreamRules rules = rules(Map.of("AMCP_UPSTREAM_SHOP", "https://shop.example.com/api", "AMCP_UPSTREAM_SHOP_V2", "https://shop.example.com/api/v2",
+                "AMCP_UPSTREAM_PETS", "http://127.0.0.1:9080/pets", "AMCP_CREDENTIAL_ERP_UPSTREAM", "shop", "AMCP_CREDENTIAL_ERP_VALUE", "x",
+                "AMCP_CREDENTIAL_PETS_VALUE", "y"), UpstreamRulesTest::lookUp);
+        assertEquals("${AMCP_UPSTREAM_SHOP}/orders", rules.asTemplate(URI.create("https://shop.example.com/api/orders")));
+        assertEquals("${AMCP_UPSTREAM_SHOP_V2}/orders", rules.asTemplate(URI.create("https://shop.example.com/api/v2/orders")), "the longest base wins");
+        assertEquals("https://shop.example.com/apiary", rules.asTemplate(URI.create("https://shop.example.com/apiary")), "a path beside the base is not under it");
+        assertEquals("https://other.example.com/api", rules.asTemplate(URI.create("https://other.example.com/api")));
+        assertEquals("ERP", rules.boundCredential("${AMCP_UPSTREAM_SHOP}/orders"), "bound by AMCP_CREDENTIAL_ERP_UPSTREAM");
+        assertEquals("PETS", rules.boundCredential("${AMCP_UPSTREAM_PETS}/v2"), "the credential of the base's own name");
+        assertEquals(null, rules.boundCredential("${AMCP_UPSTREAM_SHOP_V2}"), "no credential for this base");
+        assertEquals(null, rules.boundCredential("https://shop.example.com/api"));
+    }
 }

@@ -1,0 +1,9 @@
+package dev.amcp.gateway.tools.entity;
+
+/**
+ * What an admin asks an OpenAPI import to read: a {@code url} (which may start with an {@code ${AMCP_UPSTREAM_<NAME>}}
+ * setting) or a pasted {@code document}, for the workspace server {@code server}. {@code base} overrides the document's
+ * server URL as the tools' base, {@code credential} the credential bound to that base, {@code prefix} goes before every
+ * tool name. All but one source and the server may be null.
+ */
+public record OpenApiImportRequest(String server, String url, String document, String base, String credential, String prefix) {}
