@@ -92,8 +92,6 @@ public class McpResource {
     @Inject
     Settings settings;
 
-    @Inject
-    WireHeaders wireHeaders;
 
     @Inject
     ToolListSubscriptions subscriptions;
@@ -276,7 +274,7 @@ public class McpResource {
         }
         Exchange exchange;
         try {
-            wireHeaders.checkStandard(message, headers::getHeaderString);
+            WireHeaders.checkStandard(message, headers::getHeaderString);
             if (message.kind() == JsonRpcMessage.Kind.NOTIFICATION) {
                 protocol.accept(base, message);
                 return Response.accepted().build();
@@ -288,9 +286,12 @@ public class McpResource {
             }
             exchange = new Exchange(base.caller(), base.shared(), base.endpoint(), base.title(), base.version(), base.sessionTag(),
                     meta.capabilityNames());
-            if ("tools/call".equals(message.method())) {
-                wireHeaders.checkToolParams(exchange, message, headers::getHeaderString);
-                protocol.checkClientCapabilities(exchange, message);
+            if ("tools/call".equals(message.method()) && message.params().get("name") instanceof jakarta.json.JsonString name) {
+                Optional<McpProtocol.CallTarget> target = protocol.callTarget(exchange, name.getString());
+                if (target.isPresent()) {
+                    WireHeaders.checkToolParams(target.get().inputSchema(), message, headers::getHeaderString);
+                    McpProtocol.checkClientCapabilities(exchange, message, target.get());
+                }
             }
         } catch (McpError e) {
             return json(e.httpStatus(), JsonRpcMessage.error(e, message.id()));

@@ -11,7 +11,6 @@ import dev.amcp.gateway.platform.control.Settings;
 import dev.amcp.gateway.tools.control.CallContext;
 import dev.amcp.gateway.tools.control.ToolCatalog;
 import dev.amcp.gateway.tools.control.ToolExecutor;
-import dev.amcp.gateway.tools.control.ToolProvider;
 import dev.amcp.gateway.tools.entity.McpTool;
 import dev.amcp.gateway.tools.entity.ToolDescriptor;
 import dev.amcp.gateway.tools.entity.ToolNotAvailableException;
@@ -26,7 +25,9 @@ import jakarta.json.JsonValue;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -173,22 +174,37 @@ public class McpProtocol {
         return new McpWire.DiscoverResult(ProtocolVersion.SUPPORTED, capabilities, instructions(exchange), listTtl()).toJson();
     }
 
+    /** What a {@code tools/call} targets, as far as the wire cares: its input schema and the client capabilities it needs. */
+    public record CallTarget(JsonObject inputSchema, Set<String> requiredClientCapabilities) {}
+
+    /**
+     * The tool a {@code tools/call} of this name reaches here, looked up as the call itself does (stored tools first,
+     * kept briefly; virtual tools only on a server endpoint); empty when there is none, which the call then reports.
+     */
+    public Optional<CallTarget> callTarget(Exchange exchange, String name) {
+        Optional<McpTool> stored = catalog.findStored(exchange.caller(), name).filter(t -> !exchange.shared() || !t.isCodeTool());
+        if (stored.isPresent()) {
+            return Optional.of(new CallTarget(stored.get().getInputSchema(), Set.of()));
+        }
+        if (exchange.shared()) {
+            return Optional.empty();
+        }
+        return catalog.findVirtual(exchange.caller(), name)
+                .map(v -> new CallTarget(v.descriptor().inputSchema(), v.requiredClientCapabilities()));
+    }
+
     /**
      * 2026-07-28: refuses a {@code tools/call} of a tool that needs a client capability this request did not declare
      * (-32021, HTTP 400), before anything runs. Servers must not rely on undeclared capabilities.
      */
-    public void checkClientCapabilities(Exchange exchange, JsonRpcMessage call) {
-        if (!(call.params().get("name") instanceof JsonString name) || exchange.shared()) {
-            return; // the shared endpoint serves stored tools only, which need nothing from the client
-        }
-        Set<String> missing = catalog.findVirtual(exchange.caller(), name.getString())
-                .map(ToolProvider.VirtualTool::requiredClientCapabilities).orElse(Set.of()).stream()
-                .filter(c -> !exchange.clientCapabilities().contains(c)).collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
+    public static void checkClientCapabilities(Exchange exchange, JsonRpcMessage call, CallTarget target) {
+        Set<String> missing = new TreeSet<>(target.requiredClientCapabilities());
+        missing.removeAll(exchange.clientCapabilities());
         if (!missing.isEmpty()) {
             JsonObjectBuilder required = JsonSupport.JSON.createObjectBuilder();
             missing.forEach(c -> required.add(c, JsonValue.EMPTY_JSON_OBJECT));
-            throw new McpError(McpError.MISSING_CLIENT_CAPABILITY, "Tool '" + clip(name.getString())
-                    + "' needs client capabilities the request did not declare: " + String.join(", ", missing), call.id(), 400,
+            throw new McpError(McpError.MISSING_CLIENT_CAPABILITY, "This tool needs client capabilities the request did not declare: "
+                    + String.join(", ", missing), call.id(), 400,
                     JsonSupport.JSON.createObjectBuilder().add("requiredCapabilities", required).build());
         }
     }

@@ -1,18 +1,13 @@
 package dev.amcp.gateway.mcp.control;
 
-import dev.amcp.gateway.mcp.control.McpProtocol.Exchange;
 import dev.amcp.gateway.mcp.entity.JsonRpcMessage;
 import dev.amcp.gateway.mcp.entity.McpError;
-import dev.amcp.gateway.tools.entity.ToolDescriptor;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
@@ -25,8 +20,7 @@ import java.util.regex.Pattern;
  * {@code =?base64?…?=} is Base64, anything else literal). Values are compared exactly, after trimming the optional
  * whitespace HTTP allows around them. Any difference is -32020 with HTTP 400.
  */
-@ApplicationScoped
-public class WireHeaders {
+public final class WireHeaders {
 
     public static final String METHOD_HEADER = "Mcp-Method";
     public static final String NAME_HEADER = "Mcp-Name";
@@ -34,11 +28,10 @@ public class WireHeaders {
     static final String SCHEMA_HEADER_KEY = "x-mcp-header";
     private static final Pattern BASE64 = Pattern.compile("(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?");
 
-    @Inject
-    McpProtocol protocol;
+    private WireHeaders() {}
 
     /** Checks the standard headers of any 2026-07-28 message (requests and notifications). */
-    public void checkStandard(JsonRpcMessage message, UnaryOperator<String> header) {
+    public static void checkStandard(JsonRpcMessage message, UnaryOperator<String> header) {
         String method = trimmed(header.apply(METHOD_HEADER));
         if (method == null) {
             throw McpError.headerMismatch("The " + METHOD_HEADER + " header is required in protocol revision 2026-07-28", message.id());
@@ -62,14 +55,8 @@ public class WireHeaders {
     }
 
     /** Checks the {@code Mcp-Param-*} headers of a {@code tools/call} against the tool's {@code x-mcp-header} properties. */
-    public void checkToolParams(Exchange exchange, JsonRpcMessage call, UnaryOperator<String> header) {
-        String toolName = string(call.params().get("name"));
-        if (toolName == null) {
-            return; // tools/call answers the missing name itself
-        }
-        Optional<ToolDescriptor> tool = protocol.tools(exchange).stream().filter(d -> d.name().equals(toolName)).findFirst();
-        JsonObject properties = tool.map(ToolDescriptor::inputSchema).map(s -> s.get("properties"))
-                .filter(p -> p instanceof JsonObject).map(JsonValue::asJsonObject).orElse(JsonValue.EMPTY_JSON_OBJECT);
+    public static void checkToolParams(JsonObject inputSchema, JsonRpcMessage call, UnaryOperator<String> header) {
+        JsonObject properties = inputSchema != null && inputSchema.get("properties") instanceof JsonObject p ? p : JsonValue.EMPTY_JSON_OBJECT;
         JsonObject args = call.params().get("arguments") instanceof JsonObject a ? a : JsonValue.EMPTY_JSON_OBJECT;
         for (Map.Entry<String, JsonValue> property : properties.entrySet()) {
             if (!(property.getValue() instanceof JsonObject schema) || !(schema.get(SCHEMA_HEADER_KEY) instanceof JsonString suffix)) {
