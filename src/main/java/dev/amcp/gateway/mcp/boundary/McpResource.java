@@ -26,6 +26,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -45,6 +46,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -91,7 +93,6 @@ public class McpResource {
 
     @Inject
     Settings settings;
-
 
     @Inject
     ToolListSubscriptions subscriptions;
@@ -259,7 +260,7 @@ public class McpResource {
      * answered, and a method this server lacks is 404. What runs beneath is the same as for every other revision.
      */
     private Response stateless(Exchange base, HttpHeaders headers, JsonValue parsed, String accept,
-                               java.util.function.Supplier<Optional<Exchange>> current) {
+                               Supplier<Optional<Exchange>> current) {
         if (parsed.getValueType() == JsonValue.ValueType.ARRAY) {
             return error(400, McpError.INVALID_REQUEST, "JSON-RPC batches are not supported in protocol revision " + base.version().wire());
         }
@@ -286,7 +287,7 @@ public class McpResource {
             }
             exchange = new Exchange(base.caller(), base.shared(), base.endpoint(), base.title(), base.version(), base.sessionTag(),
                     meta.capabilityNames());
-            if ("tools/call".equals(message.method()) && message.params().get("name") instanceof jakarta.json.JsonString name) {
+            if ("tools/call".equals(message.method()) && message.params().get("name") instanceof JsonString name) {
                 Optional<McpProtocol.CallTarget> target = protocol.callTarget(exchange, name.getString());
                 if (target.isPresent()) {
                     WireHeaders.checkToolParams(target.get().inputSchema(), message, headers::getHeaderString);
@@ -321,7 +322,7 @@ public class McpResource {
     }
 
     /** {@code subscriptions/listen}: an SSE stream that stays open; see {@link ToolListSubscriptions}. */
-    private Response listen(JsonRpcMessage message, java.util.function.Supplier<Optional<Exchange>> current) {
+    private Response listen(JsonRpcMessage message, Supplier<Optional<Exchange>> current) {
         if (!(message.params().get("notifications") instanceof JsonObject filter)) {
             return json(400, JsonRpcMessage.error(new McpError(McpError.INVALID_PARAMS,
                     "subscriptions/listen needs params.notifications (an object)", message.id(), 400), message.id()));
@@ -352,7 +353,7 @@ public class McpResource {
     /** The revision a body names in {@code params._meta} (how 2026-07-28 requests say it), or {@code null}. */
     private static String metaVersion(JsonValue parsed) {
         if (parsed instanceof JsonObject o && o.get("params") instanceof JsonObject p && p.get("_meta") instanceof JsonObject m
-                && m.get(McpWire.META_PROTOCOL_VERSION) instanceof jakarta.json.JsonString v) {
+                && m.get(McpWire.META_PROTOCOL_VERSION) instanceof JsonString v) {
             return v.getString();
         }
         return null;
