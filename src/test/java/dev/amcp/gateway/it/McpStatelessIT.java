@@ -205,6 +205,38 @@ class McpStatelessIT {
         }
     }
 
+    /**
+     * A change of the listener's role reaches its stream: widening the viewer's scope changes what its shared endpoint
+     * lists; taking away the server a listener is on ends that stream with the listen result.
+     */
+    @Test
+    void roleScopeChangesReachListeners() throws Exception {
+        JsonObject tenant = McpHttp.tenant("mcp-tenant");
+        String admin = tenant.getString("adminKey");
+        String viewer = tenant.getString("viewerKey");
+        try (Listener shared = Listener.open("", "/mcp", viewer, 60); Listener onMain = Listener.open("", "/mcp/main", viewer, 61)) {
+            assertEquals("notifications/subscriptions/acknowledged", shared.next().getString("method"));
+            assertEquals("notifications/subscriptions/acknowledged", onMain.next().getString("method"));
+            updateRole(admin, "viewer", "{\"servers\":[\"main\",\"other\"]}");
+            JsonObject changed = shared.next();
+            assertEquals("notifications/tools/list_changed", changed.getString("method"), "other_echo is now on /mcp: " + changed);
+            assertNull(onMain.poll(1500), "/mcp/main lists the same tools as before");
+
+            updateRole(admin, "viewer", "{\"servers\":[\"other\"]}");
+            JsonObject ended = onMain.next();
+            assertEquals(61, ended.getInt("id"), "the stream ends with the listen result once main is no longer the viewer's: " + ended);
+            assertEquals(61, ended.getJsonObject("result").getJsonObject("_meta").getInt("io.modelcontextprotocol/subscriptionId"));
+            assertEquals("notifications/tools/list_changed", shared.next().getString("method"), "main's tools left /mcp");
+        }
+    }
+
+    static void updateRole(String key, String role, String body) throws Exception {
+        HttpResponse<String> r = McpHttp.HTTP.send(HttpRequest.newBuilder(URI.create(McpHttp.base() + "/api/roles/" + role))
+                .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), r.body());
+    }
+
     /** Creates an HTTP tool through the admin REST API of the deployment under {@code context}. */
     static void createTool(String context, String key, String server, String name) throws Exception {
         HttpResponse<String> r = McpHttp.HTTP.send(HttpRequest.newBuilder(URI.create(McpHttp.base() + context + "/api/tools"))

@@ -327,6 +327,10 @@ public class McpResource {
             return json(400, JsonRpcMessage.error(new McpError(McpError.INVALID_PARAMS,
                     "subscriptions/listen needs params.notifications (an object)", message.id(), 400), message.id()));
         }
+        if (!subscriptions.tryOpen()) {
+            return json(503, JsonRpcMessage.error(message.id(), McpError.INTERNAL_ERROR,
+                    "This node serves as many listen streams as it may (" + ToolListSubscriptions.MAX_STREAMS_SETTING + "); try again later"));
+        }
         StreamingOutput body = out -> subscriptions.serve(out, message.id(), filter, current);
         return Response.ok(body, SSE).header("Cache-Control", "no-cache").build();
     }

@@ -16,6 +16,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.logging.Logger;
 
@@ -31,7 +32,8 @@ import java.util.logging.Logger;
  * made on another node of a cluster reaches listeners here without any node keeping subscription state. Every
  * notification carries the subscription id, which is the listen request's JSON-RPC id. A stream ends after
  * {@value #MAX_SETTING} seconds (default {@value #DEFAULT_MAX_SECONDS}) or when the server stops, with the
- * {@code SubscriptionsListenResult}; the client then listens again.
+ * {@code SubscriptionsListenResult}; the client then listens again. Each open stream holds a request thread, so a
+ * node serves at most {@value #MAX_STREAMS_SETTING} of them at once (default {@value #DEFAULT_MAX_STREAMS}).
  */
 @ApplicationScoped
 public class ToolListSubscriptions {
@@ -40,6 +42,9 @@ public class ToolListSubscriptions {
     public static final long DEFAULT_POLL_MS = 5000;
     public static final String MAX_SETTING = "AMCP_MCP_LISTEN_MAX_SECONDS";
     public static final long DEFAULT_MAX_SECONDS = 3600;
+    /** Each open stream holds a request thread, so one node holds at most this many at once (more get 503). */
+    public static final String MAX_STREAMS_SETTING = "AMCP_MCP_MAX_LISTEN_STREAMS";
+    public static final int DEFAULT_MAX_STREAMS = 64;
     private static final long TICK_MS = 100;
     private static final byte[] HEARTBEAT = ":\n\n".getBytes(StandardCharsets.US_ASCII);
     private static final Logger LOG = Logger.getLogger(ToolListSubscriptions.class.getName());
@@ -51,6 +56,21 @@ public class ToolListSubscriptions {
     Settings settings;
 
     private volatile boolean stopping;
+    private final AtomicInteger open = new AtomicInteger();
+
+    /** Takes one of this node's stream slots; false when all are taken. Give it back with {@link #release()}. */
+    public boolean tryOpen() {
+        int max = Math.max(0, settings.getInt(MAX_STREAMS_SETTING, DEFAULT_MAX_STREAMS));
+        if (open.incrementAndGet() > max) {
+            open.decrementAndGet();
+            return false;
+        }
+        return true;
+    }
+
+    public void release() {
+        open.decrementAndGet();
+    }
 
     /** The part of the client's filter this gateway honours: {@code toolsListChanged} only (no prompts or resources). */
     public static JsonObject honoured(JsonObject filter) {
@@ -60,7 +80,7 @@ public class ToolListSubscriptions {
 
     /**
      * Serves one listen stream on the calling thread until the client goes away, its key or endpoint is gone, the
-     * stream's lifetime ends or the server stops.
+     * stream's lifetime ends or the server stops; then gives back the slot {@link #tryOpen()} took.
      *
      * @param current the caller's exchange as of now (authenticated and scoped again), empty once it no longer may listen
      */
@@ -106,6 +126,8 @@ public class ToolListSubscriptions {
             LOG.fine(() -> "MCP listen stream " + subscriptionId + " ended: " + e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } finally {
+            release();
         }
     }
 
