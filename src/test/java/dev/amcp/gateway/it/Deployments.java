@@ -47,6 +47,7 @@ public final class Deployments {
         settings.put("AMCP_CODE_TIMEOUT_MS", "3000");
         settings.put("AMCP_MCP_HEARTBEAT_MS", "200");
         settings.put("AMCP_CANCEL_POLL_MS", "200");
+        settings.put("AMCP_MCP_LISTEN_POLL_MS", "300");
         settings.put("AMCP_CODE_MAX_CONSOLE_BYTES", "4096");
         settings.put("AMCP_CODE_MAX_RESULT_BYTES", "65536");
         String runnerUrl = System.getProperty("it.runner.url", "");

@@ -23,6 +23,13 @@ public class ItToolProvider implements ToolProvider {
 
     public static final String CODE_EXECUTE = "code_execute";
     public static final String PROGRESS = "test_tool_with_progress";
+    // The 2026-07-28 suite's diagnostic tools (server-stateless)
+    public static final String MISSING_CAPABILITY = "test_missing_capability";
+    public static final String STREAMING_ELICITATION = "test_streaming_elicitation";
+    public static final String LOGGING = "test_logging_tool";
+    public static final String TRIGGER_TOOL_CHANGE = "test_trigger_tool_change";
+    /** Appears and disappears with each call of {@link #TRIGGER_TOOL_CHANGE}, so the caller's tool list changes. */
+    public static final String TOGGLED = "test_toggled_tool";
     private static final Map<Long, Set<String>> ENABLED = new ConcurrentHashMap<>();
 
     public static void enable(long workspaceId, String... tools) {
@@ -32,7 +39,45 @@ public class ItToolProvider implements ToolProvider {
     @Override
     public List<VirtualTool> virtualTools(Caller caller) {
         Set<String> names = ENABLED.getOrDefault(caller.workspaceId(), Set.of());
-        return List.<VirtualTool>of(codeExecute(), progress()).stream().filter(t -> names.contains(t.descriptor().name())).toList();
+        return List.<VirtualTool>of(codeExecute(), progress(),
+                        simple(MISSING_CAPABILITY, "Needs the client's sampling capability", Set.of("sampling")),
+                        simple(STREAMING_ELICITATION, "Answers at once; never sends a request on the response stream", Set.of()),
+                        simple(LOGGING, "Answers at once; sends no log notifications", Set.of()),
+                        trigger(), simple(TOGGLED, "Exists only every other trigger", Set.of()))
+                .stream().filter(t -> names.contains(t.descriptor().name())).toList();
+    }
+
+    private static VirtualTool simple(String name, String description, Set<String> capabilities) {
+        return new VirtualTool() {
+            public ToolDescriptor descriptor() {
+                return new ToolDescriptor(name, name, description, ToolDescriptor.EMPTY_OBJECT_SCHEMA, null, true, false, true, false);
+            }
+
+            public ToolResult call(Caller caller, JsonObject args) {
+                return ToolResult.json(Json.createObjectBuilder().add("tool", name).build());
+            }
+
+            public Set<String> requiredClientCapabilities() {
+                return capabilities;
+            }
+        };
+    }
+
+    /** Adds or removes {@link #TOGGLED} for the caller's workspace: its tool list changes, as after an admin's edit. */
+    private static VirtualTool trigger() {
+        return new VirtualTool() {
+            public ToolDescriptor descriptor() {
+                return new ToolDescriptor(TRIGGER_TOOL_CHANGE, "Change the tool list", "Adds or removes test_toggled_tool",
+                        ToolDescriptor.EMPTY_OBJECT_SCHEMA, null, false, false, false, false);
+            }
+
+            public ToolResult call(Caller caller, JsonObject args) {
+                Set<String> names = new java.util.HashSet<>(ENABLED.getOrDefault(caller.workspaceId(), Set.of()));
+                boolean added = names.add(TOGGLED) || !names.remove(TOGGLED);
+                ENABLED.put(caller.workspaceId(), Set.copyOf(names));
+                return ToolResult.json(Json.createObjectBuilder().add("toggled", added).build());
+            }
+        };
     }
 
     private static VirtualTool codeExecute() {

@@ -48,14 +48,27 @@ class McpBenchmarkIT {
                 .header("MCP-Protocol-Version", "2025-11-25").header("Authorization", "Bearer " + key)
                 .POST(HttpRequest.BodyPublishers.ofString(McpHttp.request(1, "tools/call",
                         "{\"name\":\"echo_get\",\"arguments\":{\"id\":\"42\",\"q\":\"x\"}}"))).build();
+        // the same call as a stateless 2026-07-28 request: revision and client capabilities in _meta, the method and tool
+        // name repeated in headers
+        HttpRequest stateless = HttpRequest.newBuilder(URI.create(McpHttp.base() + "/mcp/main"))
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .header("MCP-Protocol-Version", "2026-07-28").header("Mcp-Method", "tools/call").header("Mcp-Name", "echo_get")
+                .header("Authorization", "Bearer " + key)
+                .POST(HttpRequest.BodyPublishers.ofString(McpHttp.request(1, "tools/call", "{\"name\":\"echo_get\",\"arguments\":"
+                        + "{\"id\":\"42\",\"q\":\"x\"}," + McpStatelessIT.META + "}"))).build();
         run(direct, WARMUP);
         run(gateway, WARMUP);
+        run(stateless, WARMUP);
         Result d = run(direct, REQUESTS);
         Result g = run(gateway, REQUESTS);
-        String report = String.format(Locale.ROOT, "direct:  p50 %.3f ms  p99 %.3f ms  %.0f req/s%n"
-                        + "gateway: p50 %.3f ms  p99 %.3f ms  %.0f req/s%n"
-                        + "added:   p50 %.3f ms  p99 %.3f ms  (concurrency %d, %d requests each)%n",
-                d.p50, d.p99, d.rps, g.p50, g.p99, g.rps, g.p50 - d.p50, g.p99 - d.p99, CONCURRENCY, REQUESTS);
+        Result s = run(stateless, REQUESTS);
+        String report = String.format(Locale.ROOT, "direct:             p50 %.3f ms  p99 %.3f ms  %.0f req/s%n"
+                        + "gateway 2025-11-25: p50 %.3f ms  p99 %.3f ms  %.0f req/s%n"
+                        + "gateway 2026-07-28: p50 %.3f ms  p99 %.3f ms  %.0f req/s%n"
+                        + "added 2025-11-25:   p50 %.3f ms  p99 %.3f ms%n"
+                        + "added 2026-07-28:   p50 %.3f ms  p99 %.3f ms  (concurrency %d, %d requests each)%n",
+                d.p50, d.p99, d.rps, g.p50, g.p99, g.rps, s.p50, s.p99, s.rps, g.p50 - d.p50, g.p99 - d.p99,
+                s.p50 - d.p50, s.p99 - d.p99, CONCURRENCY, REQUESTS);
         System.out.println(report);
         Files.createDirectories(Path.of("target"));
         Files.writeString(Path.of("target", "benchmark.txt"), report);

@@ -37,8 +37,13 @@ class McpConformanceIT {
     static final String PACKAGE = "@modelcontextprotocol/conformance@0.1.16";
     static final List<String> SCENARIOS = List.of("server-initialize", "ping", "tools-list", "tools-call-simple-text",
             "tools-call-error", "tools-call-with-progress", "json-schema-2020-12", "dns-rebinding-protection");
+    /** The suite for protocol revision 2026-07-28, run with {@code --spec-version 2026-07-28}. */
+    static final String PACKAGE_2026 = "@modelcontextprotocol/conformance@0.2.0-alpha.12";
+    static final List<String> SCENARIOS_2026 = List.of("tools-list", "caching", "http-header-validation",
+            "http-custom-header-server-validation", "dns-rebinding-protection", "tools-call-simple-text", "tools-call-error",
+            "tools-call-with-progress", "json-schema-2020-12", "server-stateless");
     private static final List<String> FORWARDED = List.of("Content-Type", "Accept", "Origin", "MCP-Protocol-Version",
-            "Mcp-Session-Id", "Last-Event-ID");
+            "Mcp-Session-Id", "Last-Event-ID", "Mcp-Method", "Mcp-Name");
 
     @Deployment(testable = false)
     static WebArchive deployment() {
@@ -57,6 +62,16 @@ class McpConformanceIT {
 
     @Test
     void applicableScenariosPass() throws Exception {
+        run(PACKAGE, SCENARIOS, "", "conformance.log");
+    }
+
+    /** The 2026-07-28 scenarios that apply to a tools-only server, all of them, against the same endpoint. */
+    @Test
+    void revision20260728ScenariosPass() throws Exception {
+        run(PACKAGE_2026, SCENARIOS_2026, " --spec-version 2026-07-28", "conformance-2026-07-28.log");
+    }
+
+    private static void run(String suite, List<String> scenarios, String options, String logName) throws Exception {
         assumeTrue(npxAvailable(), "npx is not installed: the MCP conformance suite was NOT run (install Node.js/npm to run it)");
         String key = McpHttp.tenant("conformance-tenant").getString("adminKey");
         HttpServer proxy = proxy(McpHttp.base() + "/mcp/conf", key);
@@ -65,18 +80,18 @@ class McpConformanceIT {
         try {
             String url = "http://localhost:" + proxy.getAddress().getPort() + "/mcp";
             StringBuilder script = new StringBuilder("fail=0; for s in");
-            SCENARIOS.forEach(s -> script.append(' ').append(s));
-            script.append("; do echo \"=== scenario $s\"; conformance server --url ").append(url)
+            scenarios.forEach(s -> script.append(' ').append(s));
+            script.append("; do echo \"=== scenario $s\"; conformance server --url ").append(url).append(options)
                     .append(" --scenario $s || fail=1; done; exit $fail");
-            Process p = new ProcessBuilder("npx", "-y", "-p", "node@22", "-p", PACKAGE, "-c", script.toString())
-                    .redirectErrorStream(true).redirectOutput(out.resolve("conformance.log").toFile()).start();
+            Process p = new ProcessBuilder("npx", "-y", "-p", "node@22", "-p", suite, "-c", script.toString())
+                    .redirectErrorStream(true).redirectOutput(out.resolve(logName).toFile()).start();
             boolean done = p.waitFor(10, TimeUnit.MINUTES);
             if (!done) {
                 p.destroyForcibly();
             }
-            String log = Files.readString(out.resolve("conformance.log"));
+            String log = Files.readString(out.resolve(logName));
             System.out.println(log);
-            assertEquals(0, done ? p.exitValue() : -1, "conformance scenarios failed; see target/conformance/conformance.log\n" + log);
+            assertEquals(0, done ? p.exitValue() : -1, "conformance scenarios failed; see target/conformance/" + logName + "\n" + log);
         } finally {
             proxy.stop(0);
         }
@@ -111,6 +126,11 @@ class McpConformanceIT {
                 b.header(name, value);
             }
         }
+        exchange.getRequestHeaders().forEach((name, values) -> {
+            if (name.regionMatches(true, 0, "Mcp-Param-", 0, "Mcp-Param-".length())) {
+                values.forEach(v -> b.header(name, v));
+            }
+        });
         HttpResponse<InputStream> r = McpHttp.HTTP.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
         r.headers().map().forEach((name, values) -> {
             if (!name.equalsIgnoreCase("content-length") && !name.equalsIgnoreCase("transfer-encoding")

@@ -94,11 +94,21 @@ public class McpItSetup {
         fixtures.httpTool(t, "conf", "test_simple_text", null,
                 "{\"method\":\"GET\",\"url\":\"${AMCP_UPSTREAM_IT_SETUP}/simple-text\"}");
         fixtures.httpTool(t, "conf", "test_error_handling", null, "{\"method\":\"GET\",\"url\":\"${AMCP_UPSTREAM_IT}/fail\"}");
+        // SEP-1613 and, for 2026-07-28, SEP-2106: $anchor in $defs, allOf/anyOf, if/then/else
         fixtures.httpTool(t, "conf", "json_schema_2020_12_tool", "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\","
-                + "\"type\":\"object\",\"$defs\":{\"address\":{\"type\":\"object\",\"properties\":{\"street\":{\"type\":\"string\"},"
-                + "\"city\":{\"type\":\"string\"}}}},\"properties\":{\"name\":{\"type\":\"string\"},\"address\":{\"$ref\":\"#/$defs/address\"}},"
+                + "\"type\":\"object\",\"$defs\":{\"address\":{\"$anchor\":\"addressDef\",\"type\":\"object\",\"properties\":{\"street\":{\"type\":\"string\"},"
+                + "\"city\":{\"type\":\"string\"}}}},\"properties\":{\"name\":{\"type\":\"string\"},\"address\":{\"$ref\":\"#/$defs/address\"},"
+                + "\"contactMethod\":{\"type\":\"string\",\"enum\":[\"phone\",\"email\"]},\"phone\":{\"type\":\"string\"},\"email\":{\"type\":\"string\"}},"
+                + "\"allOf\":[{\"anyOf\":[{\"required\":[\"phone\"]},{\"required\":[\"email\"]}]}],"
+                + "\"if\":{\"properties\":{\"contactMethod\":{\"const\":\"phone\"}},\"required\":[\"contactMethod\"]},"
+                + "\"then\":{\"required\":[\"phone\"]},\"else\":{\"required\":[\"email\"]},"
                 + "\"additionalProperties\":false}", "{\"method\":\"POST\",\"url\":\"${AMCP_UPSTREAM_IT}/echo\"}");
-        ItToolProvider.enable(t.workspace().getId(), ItToolProvider.PROGRESS);
+        // SEP-2243 (2026-07-28): an argument that travels in an Mcp-Param-Region header too
+        fixtures.httpTool(t, "conf", "test_header_param", "{\"type\":\"object\",\"properties\":{\"region\":"
+                + "{\"type\":\"string\",\"x-mcp-header\":\"Region\"}},\"required\":[\"region\"]}",
+                "{\"method\":\"POST\",\"url\":\"${AMCP_UPSTREAM_IT}/echo\"}");
+        ItToolProvider.enable(t.workspace().getId(), ItToolProvider.PROGRESS, ItToolProvider.MISSING_CAPABILITY,
+                ItToolProvider.STREAMING_ELICITATION, ItToolProvider.LOGGING, ItToolProvider.TRIGGER_TOOL_CHANGE);
         return Json.createObjectBuilder().add("workspace", t.workspace().getSlug()).add("adminKey", t.adminKey()).build().toString();
     }
 

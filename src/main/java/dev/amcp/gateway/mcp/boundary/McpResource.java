@@ -8,10 +8,13 @@ import dev.amcp.gateway.mcp.control.McpProtocol;
 import dev.amcp.gateway.mcp.control.McpProtocol.Exchange;
 import dev.amcp.gateway.mcp.control.McpSessions;
 import dev.amcp.gateway.mcp.control.OriginPolicy;
+import dev.amcp.gateway.mcp.control.ToolListSubscriptions;
+import dev.amcp.gateway.mcp.control.WireHeaders;
 import dev.amcp.gateway.mcp.entity.JsonRpcMessage;
 import dev.amcp.gateway.mcp.entity.McpError;
 import dev.amcp.gateway.mcp.entity.McpWire;
 import dev.amcp.gateway.mcp.entity.ProtocolVersion;
+import dev.amcp.gateway.mcp.entity.RequestMeta;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.platform.control.Settings;
 import dev.amcp.gateway.tools.control.CallContext;
@@ -23,6 +26,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -42,15 +46,20 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * MCP Streamable HTTP on {@code POST /mcp/{server}} (one server) and {@code POST /mcp} (shared: the workspace's
  * HTTP tools only). Checks run in this order: Origin (403), declared body size (413), API key (401), endpoint (an
- * unknown server and one the role may not use both get 404), {@code MCP-Protocol-Version} (400), session (404),
- * Content-Type (415), Accept (406), body size (413), JSON (-32700 with 400). GET and DELETE get 405: the gateway
- * opens no standalone SSE stream and its sessions are stateless tokens that cannot be terminated.
+ * unknown server and one the role may not use both get 404), session (404), Content-Type (415), Accept (406), body size
+ * (413), JSON (-32700 with 400), then {@code MCP-Protocol-Version}: a revision not spoken here is -32022 with 400 and
+ * the supported list. The revision is chosen per request: {@code 2026-07-28} goes the stateless way
+ * ({@link #stateless}), the older ones keep {@code initialize} and the signed session. Only the wire mapping differs;
+ * {@link McpProtocol} and the tool execution beneath are the same. GET and DELETE get 405: the gateway opens no
+ * standalone SSE stream (2026-07-28 clients listen with {@code subscriptions/listen}) and its sessions are stateless
+ * tokens that cannot be terminated.
  */
 @Path("/mcp")
 @ApplicationScoped
@@ -84,6 +93,9 @@ public class McpResource {
 
     @Inject
     Settings settings;
+
+    @Inject
+    ToolListSubscriptions subscriptions;
 
     // One instance serves every request (a request-scoped resource cost a bean creation and 8 injections each time),
     // so the headers come in as a parameter.
@@ -133,36 +145,19 @@ public class McpResource {
         if (authenticated.isEmpty()) {
             return BearerAuthFilter.unauthorized(authorization);
         }
-        Caller caller = authenticated.get();
-        String endpoint;
-        String title;
-        if (slug == null) {
-            caller = caller.withScope(CallScope.sharedEndpoint());
-            endpoint = "/mcp";
-            title = "shared";
-        } else {
-            long workspaceId = caller.workspaceId();
-            Caller c = caller;
-            Optional<ServerDirectory.ServerRef> server = servers.bySlug(workspaceId, slug)
-                    .filter(s -> s.workspaceId() == workspaceId && c.role().mayUseServer(s.id()));
-            if (server.isEmpty()) {
-                return error(404, McpError.INVALID_REQUEST, "No MCP server '" + clip(slug) + "' is available to this key");
-            }
-            caller = caller.withScope(CallScope.server(server.get().id()));
-            endpoint = "/mcp/" + slug;
-            title = server.get().name();
+        Optional<Endpoint> resolved = endpoint(slug, authenticated.get());
+        if (resolved.isEmpty()) {
+            return error(404, McpError.INVALID_REQUEST, "No MCP server '" + clip(slug) + "' is available to this key");
         }
+        Caller caller = resolved.get().caller();
+        String endpoint = resolved.get().path();
+        String title = resolved.get().title();
         String versionHeader = headers.getHeaderString(VERSION_HEADER);
-        ProtocolVersion headerVersion = null;
-        if (versionHeader != null) {
-            headerVersion = ProtocolVersion.of(versionHeader.strip());
-            if (headerVersion == null) {
-                return error(400, McpError.INVALID_REQUEST, "Unsupported MCP-Protocol-Version '" + clip(versionHeader)
-                        + "'; supported: " + String.join(", ", ProtocolVersion.SUPPORTED));
-            }
-        }
+        ProtocolVersion headerVersion = versionHeader == null ? null : ProtocolVersion.of(versionHeader.strip());
+        boolean unsupported = versionHeader != null && headerVersion == null; // answered once the body's id is known
+        boolean stateless = headerVersion != null && headerVersion.stateless();
         String bearer = ApiKeyService.bearerToken(authorization).orElseThrow();
-        String sessionHeader = headers.getHeaderString(SESSION_HEADER);
+        String sessionHeader = stateless || unsupported ? null : headers.getHeaderString(SESSION_HEADER);
         McpSessions.Session session = null;
         if (sessionHeader != null) {
             session = sessions.verify(sessionHeader.strip(), caller, endpoint, bearer).orElse(null);
@@ -192,6 +187,18 @@ public class McpResource {
         }
         if (!JsonSupport.saneNumbers(parsed)) {
             return error(400, McpError.INVALID_REQUEST, "Numbers must be within ±1e308 with at most 400 digits");
+        }
+        if (unsupported) {
+            return unsupportedVersion(versionHeader.strip(), idOf(parsed));
+        }
+        if (stateless) {
+            return stateless(new Exchange(caller, slug == null, endpoint, title, headerVersion, "-"), headers, parsed, accept,
+                    () -> apiKeys.authenticate(authorization).flatMap(c -> endpoint(slug, c)).map(e ->
+                            new Exchange(e.caller(), slug == null, e.path(), e.title(), ProtocolVersion.V2026_07_28, "-")));
+        }
+        if (headerVersion == null && metaVersion(parsed) != null) {
+            return json(400, JsonRpcMessage.error(McpError.headerMismatch("The " + VERSION_HEADER + " header is required when _meta names "
+                    + McpWire.META_PROTOCOL_VERSION, idOf(parsed)), JsonValue.NULL));
         }
         ProtocolVersion version = headerVersion != null ? headerVersion
                 : session != null ? session.version() : ProtocolVersion.DEFAULT;
@@ -231,6 +238,129 @@ public class McpResource {
             return watched(exchange, message);
         }
         return json(200, protocol.answer(exchange, message, null));
+    }
+
+    /** Where a request goes: the caller narrowed to the endpoint's scope, the endpoint's path and a human name. */
+    private record Endpoint(Caller caller, String path, String title) {}
+
+    /** The endpoint for this caller; empty for an unknown server and for one the caller's role may not use alike. */
+    private Optional<Endpoint> endpoint(String slug, Caller caller) {
+        if (slug == null) {
+            return Optional.of(new Endpoint(caller.withScope(CallScope.sharedEndpoint()), "/mcp", "shared"));
+        }
+        long workspaceId = caller.workspaceId();
+        return servers.bySlug(workspaceId, slug)
+                .filter(s -> s.workspaceId() == workspaceId && caller.role().mayUseServer(s.id()))
+                .map(s -> new Endpoint(caller.withScope(CallScope.server(s.id())), "/mcp/" + slug, s.name()));
+    }
+
+    /**
+     * Protocol revision 2026-07-28, stateless: the standard headers must repeat the body (SEP-2243), every request
+     * carries its revision and the client's capabilities in {@code _meta}, results say {@code resultType} and who
+     * answered, and a method this server lacks is 404. What runs beneath is the same as for every other revision.
+     */
+    private Response stateless(Exchange base, HttpHeaders headers, JsonValue parsed, String accept,
+                               Supplier<Optional<Exchange>> current) {
+        if (parsed.getValueType() == JsonValue.ValueType.ARRAY) {
+            return error(400, McpError.INVALID_REQUEST, "JSON-RPC batches are not supported in protocol revision " + base.version().wire());
+        }
+        JsonRpcMessage message;
+        try {
+            message = JsonRpcMessage.of(parsed);
+        } catch (McpError e) {
+            return json(e.httpStatus(), JsonRpcMessage.error(e, idOf(parsed)));
+        }
+        if (message.kind() == JsonRpcMessage.Kind.RESPONSE) {
+            return Response.accepted().build();
+        }
+        Exchange exchange;
+        try {
+            WireHeaders.checkStandard(message, headers::getHeaderString);
+            if (message.kind() == JsonRpcMessage.Kind.NOTIFICATION) {
+                protocol.accept(base, message);
+                return Response.accepted().build();
+            }
+            RequestMeta meta = RequestMeta.of(message);
+            if (!meta.protocolVersion().equals(base.version().wire())) {
+                throw McpError.headerMismatch(VERSION_HEADER + " '" + base.version().wire() + "' does not match _meta "
+                        + McpWire.META_PROTOCOL_VERSION + " '" + clip(meta.protocolVersion()) + "'", message.id());
+            }
+            exchange = new Exchange(base.caller(), base.shared(), base.endpoint(), base.title(), base.version(), base.sessionTag(),
+                    meta.capabilityNames());
+            if ("tools/call".equals(message.method()) && message.params().get("name") instanceof JsonString name) {
+                Optional<McpProtocol.CallTarget> target = protocol.callTarget(exchange, name.getString());
+                if (target.isPresent()) {
+                    WireHeaders.checkToolParams(target.get().inputSchema(), message, headers::getHeaderString);
+                    McpProtocol.checkClientCapabilities(exchange, message, target.get());
+                }
+            }
+        } catch (McpError e) {
+            return json(e.httpStatus(), JsonRpcMessage.error(e, message.id()));
+        }
+        if ("subscriptions/listen".equals(message.method())) {
+            return listen(message, current);
+        }
+        JsonValue progressToken = progressToken(message);
+        if (progressToken != null && accept != null && accept.toLowerCase(Locale.ROOT).contains(SSE)) {
+            return stream(exchange, message, progressToken);
+        }
+        if ("tools/call".equals(message.method())) {
+            return watched(exchange, message);
+        }
+        JsonObject reply = protocol.answer(exchange, message, null);
+        return json(reply.containsKey("error") ? statelessStatus(reply.getJsonObject("error").getInt("code")) : 200, reply);
+    }
+
+    /** 2026-07-28 HTTP status of a JSON-RPC error: 404 for a method this server lacks, 400 for the protocol's own errors. */
+    private static int statelessStatus(int code) {
+        return switch (code) {
+            case McpError.METHOD_NOT_FOUND -> 404;
+            case McpError.HEADER_MISMATCH, McpError.MISSING_CLIENT_CAPABILITY, McpError.UNSUPPORTED_PROTOCOL_VERSION,
+                 McpError.INVALID_REQUEST, McpError.PARSE_ERROR -> 400;
+            default -> 200;
+        };
+    }
+
+    /** {@code subscriptions/listen}: an SSE stream that stays open; see {@link ToolListSubscriptions}. */
+    private Response listen(JsonRpcMessage message, Supplier<Optional<Exchange>> current) {
+        if (!(message.params().get("notifications") instanceof JsonObject filter)) {
+            return json(400, JsonRpcMessage.error(new McpError(McpError.INVALID_PARAMS,
+                    "subscriptions/listen needs params.notifications (an object)", message.id(), 400), message.id()));
+        }
+        if (!subscriptions.tryOpen()) {
+            return json(503, JsonRpcMessage.error(message.id(), McpError.INTERNAL_ERROR,
+                    "This node serves as many listen streams as it may (" + ToolListSubscriptions.MAX_STREAMS_SETTING + "); try again later"));
+        }
+        StreamingOutput body = out -> subscriptions.serve(out, message.id(), filter, current);
+        return Response.ok(body, SSE).header("Cache-Control", "no-cache").build();
+    }
+
+    /** -32022 with the revisions spoken here, for a revision this server does not speak (HTTP 400). */
+    private static Response unsupportedVersion(String requested, JsonValue id) {
+        JsonArrayBuilder supported = JsonSupport.JSON.createArrayBuilder();
+        ProtocolVersion.SUPPORTED.forEach(supported::add);
+        McpError e = new McpError(McpError.UNSUPPORTED_PROTOCOL_VERSION, "Unsupported " + VERSION_HEADER + " '" + clip(requested)
+                + "'; supported: " + String.join(", ", ProtocolVersion.SUPPORTED), id, 400,
+                JsonSupport.JSON.createObjectBuilder().add("supported", supported).add("requested", requested).build());
+        return json(400, JsonRpcMessage.error(e, id));
+    }
+
+    /** The id of a request body, when it has a usable one, for error replies. */
+    private static JsonValue idOf(JsonValue parsed) {
+        JsonValue id = parsed instanceof JsonObject o ? o.get("id") : null;
+        if (id != null && (id.getValueType() == JsonValue.ValueType.STRING || id.getValueType() == JsonValue.ValueType.NUMBER)) {
+            return id;
+        }
+        return JsonValue.NULL;
+    }
+
+    /** The revision a body names in {@code params._meta} (how 2026-07-28 requests say it), or {@code null}. */
+    private static String metaVersion(JsonValue parsed) {
+        if (parsed instanceof JsonObject o && o.get("params") instanceof JsonObject p && p.get("_meta") instanceof JsonObject m
+                && m.get(McpWire.META_PROTOCOL_VERSION) instanceof JsonString v) {
+            return v.getString();
+        }
+        return null;
     }
 
     /** JSON-RPC batches: only in 2025-03-26; later revisions removed them. */

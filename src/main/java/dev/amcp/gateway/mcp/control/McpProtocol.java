@@ -5,6 +5,8 @@ import dev.amcp.gateway.mcp.entity.JsonRpcMessage;
 import dev.amcp.gateway.mcp.entity.McpError;
 import dev.amcp.gateway.mcp.entity.McpWire;
 import dev.amcp.gateway.mcp.entity.ProtocolVersion;
+import dev.amcp.gateway.platform.control.Hashes;
+import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.platform.control.Settings;
 import dev.amcp.gateway.tools.control.CallContext;
 import dev.amcp.gateway.tools.control.ToolCatalog;
@@ -15,19 +17,26 @@ import dev.amcp.gateway.tools.entity.ToolNotAvailableException;
 import dev.amcp.gateway.tools.entity.ToolResult;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * The MCP methods of a tools-only server: {@code initialize}, {@code ping}, {@code tools/list} and
- * {@code tools/call}, plus the notifications a client sends. Transport concerns (HTTP status, SSE, sessions) stay
+ * {@code tools/call}, plus the notifications a client sends; in revision 2026-07-28 {@code server/discover},
+ * {@code tools/list} and {@code tools/call} (and empty prompt and resource lists), each result marked
+ * {@code resultType: "complete"} with the server's identity in {@code _meta}. Transport concerns (HTTP status, SSE, sessions) stay
  * in the boundary; everything here works on one already-authenticated, already-scoped {@link Exchange}.
  */
 @ApplicationScoped
@@ -36,6 +45,10 @@ public class McpProtocol {
     public static final String PAGE_SIZE_SETTING = "AMCP_MCP_PAGE_SIZE";
     public static final String SERVER_NAME = "amcp-gateway";
     public static final String SERVER_VERSION = "0.1.0";
+    /** 2026-07-28 {@code ttlMs} of list results: how long a client may keep a list before asking again. */
+    public static final String LIST_TTL_SETTING = "AMCP_MCP_LIST_TTL_MS";
+    public static final long DEFAULT_LIST_TTL_MS = 30_000;
+    public static final McpWire.Implementation SERVER_INFO = new McpWire.Implementation(SERVER_NAME, "AMCP Gateway", SERVER_VERSION);
     private static final Logger LOG = Logger.getLogger(McpProtocol.class.getName());
     private static final String CURSOR_PREFIX = "amcp1:";
 
@@ -60,9 +73,14 @@ public class McpProtocol {
      * @param title      a human name of what this endpoint serves
      * @param version    the negotiated (or assumed) protocol revision
      * @param sessionTag a short tag of the session, or {@code "-"} without one
+     * @param clientCapabilities the capabilities the client declared for this request (2026-07-28), else none
      */
     public record Exchange(Caller caller, boolean shared, String endpoint, String title, ProtocolVersion version,
-                           String sessionTag) {
+                           String sessionTag, Set<String> clientCapabilities) {
+
+        public Exchange(Caller caller, boolean shared, String endpoint, String title, ProtocolVersion version, String sessionTag) {
+            this(caller, shared, endpoint, title, version, sessionTag, Set.of());
+        }
 
         public String requestKey(JsonValue id) {
             return "ws:" + caller.workspaceId() + "/key:" + caller.apiKeyId() + "/session:" + sessionTag + "/id:" + id;
@@ -72,7 +90,8 @@ public class McpProtocol {
     /** Answers a request with its JSON-RPC response; never throws. {@code progress} may be null. */
     public JsonObject answer(Exchange exchange, JsonRpcMessage request, CallContext.ProgressSink progress) {
         try {
-            return JsonRpcMessage.result(request.id(), result(exchange, request, progress));
+            JsonObject result = result(exchange, request, progress);
+            return JsonRpcMessage.result(request.id(), exchange.version().stateless() ? McpWire.complete(result, SERVER_INFO, null) : result);
         } catch (McpError e) {
             return JsonRpcMessage.error(e, request.id());
         } catch (ToolNotAvailableException e) {
@@ -106,6 +125,19 @@ public class McpProtocol {
     }
 
     private JsonObject result(Exchange exchange, JsonRpcMessage request, CallContext.ProgressSink progress) {
+        if (exchange.version().stateless()) {
+            // 2026-07-28: no initialize, ping or logging/setLevel; empty prompt and resource lists so that generic
+            // clients get a cacheable answer (see docs/conformance.md)
+            return switch (request.method()) {
+                case "server/discover" -> discover(exchange);
+                case "tools/list" -> listTools(exchange, request.params());
+                case "tools/call" -> callTool(exchange, request, progress);
+                case "prompts/list" -> McpWire.emptyList("prompts", listTtl());
+                case "resources/list" -> McpWire.emptyList("resources", listTtl());
+                case "resources/templates/list" -> McpWire.emptyList("resourceTemplates", listTtl());
+                default -> throw McpError.methodNotFound(clip(request.method()));
+            };
+        }
         return switch (request.method()) {
             case "initialize" -> initialize(exchange, request);
             case "ping" -> JsonValue.EMPTY_JSON_OBJECT;
@@ -121,11 +153,74 @@ public class McpProtocol {
         if (capabilities != null && capabilities.getValueType() != JsonValue.ValueType.OBJECT) {
             throw McpError.invalidParams("params.capabilities must be an object");
         }
-        String instructions = exchange.shared()
+        return new McpWire.InitializeResult(version, SERVER_INFO, instructions(exchange)).toJson();
+    }
+
+    private static String instructions(Exchange exchange) {
+        return exchange.shared()
                 ? "Tools of every MCP server of this workspace that your key's role may use."
                 : "Tools of the MCP server '" + exchange.title() + "' that your key's role may use.";
-        return new McpWire.InitializeResult(version,
-                new McpWire.Implementation(SERVER_NAME, "AMCP Gateway", SERVER_VERSION), instructions).toJson();
+    }
+
+    /**
+     * 2026-07-28 {@code server/discover}: every revision spoken here and the capabilities. The tool list changes when an
+     * admin changes it, and {@code subscriptions/listen} says so; prompts and resources are empty lists.
+     */
+    private JsonObject discover(Exchange exchange) {
+        JsonObject capabilities = JsonSupport.JSON.createObjectBuilder()
+                .add("tools", JsonSupport.JSON.createObjectBuilder().add("listChanged", true))
+                .add("prompts", JsonValue.EMPTY_JSON_OBJECT)
+                .add("resources", JsonValue.EMPTY_JSON_OBJECT).build();
+        return new McpWire.DiscoverResult(ProtocolVersion.SUPPORTED, capabilities, instructions(exchange), listTtl()).toJson();
+    }
+
+    /** What a {@code tools/call} targets, as far as the wire cares: its input schema and the client capabilities it needs. */
+    public record CallTarget(JsonObject inputSchema, Set<String> requiredClientCapabilities) {}
+
+    /**
+     * The tool a {@code tools/call} of this name reaches here, looked up as the call itself does (stored tools first,
+     * kept briefly; virtual tools only on a server endpoint); empty when there is none, which the call then reports.
+     */
+    public Optional<CallTarget> callTarget(Exchange exchange, String name) {
+        Optional<McpTool> stored = catalog.findStored(exchange.caller(), name).filter(t -> !exchange.shared() || !t.isCodeTool());
+        if (stored.isPresent()) {
+            return Optional.of(new CallTarget(stored.get().getInputSchema(), Set.of()));
+        }
+        if (exchange.shared()) {
+            return Optional.empty();
+        }
+        return catalog.findVirtual(exchange.caller(), name)
+                .map(v -> new CallTarget(v.descriptor().inputSchema(), v.requiredClientCapabilities()));
+    }
+
+    /**
+     * 2026-07-28: refuses a {@code tools/call} of a tool that needs a client capability this request did not declare
+     * (-32021, HTTP 400), before anything runs. Servers must not rely on undeclared capabilities.
+     */
+    public static void checkClientCapabilities(Exchange exchange, JsonRpcMessage call, CallTarget target) {
+        Set<String> missing = new TreeSet<>(target.requiredClientCapabilities());
+        missing.removeAll(exchange.clientCapabilities());
+        if (!missing.isEmpty()) {
+            JsonObjectBuilder required = JsonSupport.JSON.createObjectBuilder();
+            missing.forEach(c -> required.add(c, JsonValue.EMPTY_JSON_OBJECT));
+            throw new McpError(McpError.MISSING_CLIENT_CAPABILITY, "This tool needs client capabilities the request did not declare: "
+                    + String.join(", ", missing), call.id(), 400,
+                    JsonSupport.JSON.createObjectBuilder().add("requiredCapabilities", required).build());
+        }
+    }
+
+    long listTtl() {
+        return Math.max(0, settings.getLong(LIST_TTL_SETTING, DEFAULT_LIST_TTL_MS));
+    }
+
+    /**
+     * A digest of everything this caller would read from {@code tools/list} here; it changes exactly when the caller's
+     * tool list does (a tool, its role's scope or the server's code mode changed).
+     */
+    public String toolListDigest(Exchange exchange) {
+        JsonArrayBuilder all = JsonSupport.JSON.createArrayBuilder();
+        tools(exchange).forEach(d -> all.add(new McpWire.Tool(d).toJson(exchange.version())));
+        return Hashes.sha256(all.build().toString());
     }
 
     private JsonObject listTools(Exchange exchange, JsonObject params) {
@@ -137,7 +232,7 @@ public class McpProtocol {
         }
         int end = Math.min(all.size(), offset + pageSize);
         List<McpWire.Tool> page = all.subList(offset, end).stream().map(McpWire.Tool::new).toList();
-        return new McpWire.ToolsPage(page, end < all.size() ? encodeCursor(end) : null).toJson(exchange.version());
+        return new McpWire.ToolsPage(page, end < all.size() ? encodeCursor(end) : null, listTtl()).toJson(exchange.version());
     }
 
     /** What this endpoint serves: on the shared endpoint only stored HTTP tools, never code tools or virtual tools. */

@@ -62,7 +62,12 @@ public record JsonRpcMessage(Kind kind, JsonValue id, String method, JsonObject 
     }
 
     public static JsonObject error(McpError e, JsonValue fallbackId) {
-        return error(e.id() == JsonValue.NULL ? fallbackId : e.id(), e.code(), e.getMessage());
+        JsonObject reply = error(e.id() == JsonValue.NULL ? fallbackId : e.id(), e.code(), e.getMessage());
+        if (e.data() == null) {
+            return reply;
+        }
+        return JsonSupport.JSON.createObjectBuilder(reply).add("error",
+                JsonSupport.JSON.createObjectBuilder(reply.getJsonObject("error")).add("data", e.data())).build();
     }
 
     public static JsonObject notification(String method, JsonObject params) {

@@ -1,5 +1,6 @@
 package dev.amcp.gateway.mcp.entity;
 
+import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 
 /**
@@ -14,16 +15,33 @@ public class McpError extends RuntimeException {
     public static final int METHOD_NOT_FOUND = -32601;
     public static final int INVALID_PARAMS = -32602;
     public static final int INTERNAL_ERROR = -32603;
+    /** 2026-07-28: an HTTP header disagrees with the body, or a required one is missing. */
+    public static final int HEADER_MISMATCH = -32020;
+    /** 2026-07-28: the request needs a client capability the client did not declare. */
+    public static final int MISSING_CLIENT_CAPABILITY = -32021;
+    /** 2026-07-28: the requested protocol revision is not one this server speaks. */
+    public static final int UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
     private final int code;
     private final transient JsonValue id;
     private final int httpStatus;
+    private final transient JsonObject data;
 
     public McpError(int code, String message, JsonValue id, int httpStatus) {
+        this(code, message, id, httpStatus, null);
+    }
+
+    public McpError(int code, String message, JsonValue id, int httpStatus, JsonObject data) {
         super(message, null, false, false);
         this.code = code;
         this.id = id == null ? JsonValue.NULL : id;
         this.httpStatus = httpStatus;
+        this.data = data;
+    }
+
+    /** A 2026-07-28 header problem of the request {@code id} (400). */
+    public static McpError headerMismatch(String message, JsonValue id) {
+        return new McpError(HEADER_MISMATCH, message, id, 400);
     }
 
     public static McpError invalidRequest(String message, JsonValue id) {
@@ -36,6 +54,11 @@ public class McpError extends RuntimeException {
 
     public static McpError methodNotFound(String method) {
         return new McpError(METHOD_NOT_FOUND, "Method not found: " + method, null, 200);
+    }
+
+    /** The error's {@code data} member, or {@code null}. */
+    public JsonObject data() {
+        return data;
     }
 
     public int code() {

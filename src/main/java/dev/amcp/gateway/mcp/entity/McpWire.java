@@ -15,7 +15,7 @@ public final class McpWire {
     private McpWire() {}
 
     public record Implementation(String name, String title, String version) {
-        JsonObject toJson(ProtocolVersion v) {
+        public JsonObject toJson(ProtocolVersion v) {
             JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder().add("name", name).add("version", version);
             if (v.hasStructuredOutput() && title != null) {
                 b.add("title", title);
@@ -68,7 +68,11 @@ public final class McpWire {
         }
     }
 
-    public record ToolsPage(List<Tool> tools, String nextCursor) {
+    /**
+     * A page of {@code tools/list}. From 2026-07-28 it carries caching hints: {@code ttlMs}, and {@code cacheScope}
+     * {@code private}, because the list is filtered for the caller's role.
+     */
+    public record ToolsPage(List<Tool> tools, String nextCursor, long ttlMs) {
         public JsonObject toJson(ProtocolVersion v) {
             JsonArrayBuilder array = JsonSupport.JSON.createArrayBuilder();
             tools.forEach(t -> array.add(t.toJson(v)));
@@ -76,8 +80,79 @@ public final class McpWire {
             if (nextCursor != null) {
                 b.add("nextCursor", nextCursor);
             }
+            if (v.stateless()) {
+                cacheHints(b, ttlMs);
+            }
             return b.build();
         }
+    }
+
+    /** 2026-07-28 {@code cacheScope} of everything this gateway lists: every answer depends on the caller's key. */
+    public static final String CACHE_SCOPE = "private";
+
+    private static JsonObjectBuilder cacheHints(JsonObjectBuilder b, long ttlMs) {
+        return b.add("ttlMs", Math.max(0, ttlMs)).add("cacheScope", CACHE_SCOPE);
+    }
+
+    /**
+     * An empty list result of 2026-07-28 ({@code prompts/list}, {@code resources/list},
+     * {@code resources/templates/list}): the gateway serves tools only, and says so with an empty, cacheable list.
+     */
+    public static JsonObject emptyList(String member, long ttlMs) {
+        return cacheHints(JsonSupport.JSON.createObjectBuilder().add(member, JsonValue.EMPTY_JSON_ARRAY), ttlMs).build();
+    }
+
+    /** The 2026-07-28 {@code server/discover} result. */
+    public record DiscoverResult(List<String> supportedVersions, JsonObject capabilities, String instructions, long ttlMs) {
+        public JsonObject toJson() {
+            JsonArrayBuilder versions = JsonSupport.JSON.createArrayBuilder();
+            supportedVersions.forEach(versions::add);
+            JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder().add("supportedVersions", versions)
+                    .add("capabilities", capabilities);
+            if (instructions != null) {
+                b.add("instructions", instructions);
+            }
+            return cacheHints(b, ttlMs).build();
+        }
+    }
+
+    /** 2026-07-28 {@code _meta} keys. */
+    public static final String META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
+    public static final String META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+    public static final String META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
+    public static final String META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
+    public static final String META_SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
+
+    /**
+     * A 2026-07-28 result as sent: {@code resultType: "complete"} and the server's identity in {@code _meta}, next to
+     * whatever {@code _meta} the result already has ({@code extraMeta} may add more, e.g. a subscription id).
+     */
+    public static JsonObject complete(JsonObject result, Implementation server, JsonObject extraMeta) {
+        JsonObjectBuilder meta = JsonSupport.JSON.createObjectBuilder();
+        if (result.get("_meta") instanceof JsonObject existing) {
+            existing.forEach(meta::add);
+        }
+        if (extraMeta != null) {
+            extraMeta.forEach(meta::add);
+        }
+        meta.add(META_SERVER_INFO, server.toJson(ProtocolVersion.V2026_07_28));
+        return JsonSupport.JSON.createObjectBuilder(result).add("resultType", "complete").add("_meta", meta).build();
+    }
+
+    /** The first message of a {@code subscriptions/listen} stream: what the server agreed to send on it. */
+    public static JsonObject subscriptionAcknowledged(JsonValue subscriptionId, JsonObject honoured) {
+        return JsonRpcMessage.notification("notifications/subscriptions/acknowledged", JsonSupport.JSON.createObjectBuilder()
+                .add("notifications", honoured).add("_meta", subscriptionMeta(subscriptionId)).build());
+    }
+
+    /** {@code notifications/tools/list_changed} on a {@code subscriptions/listen} stream. */
+    public static JsonObject toolListChanged(JsonValue subscriptionId) {
+        return JsonRpcMessage.notification("notifications/tools/list_changed", JsonSupport.JSON.createObjectBuilder()
+                .add("_meta", subscriptionMeta(subscriptionId)).build());
+    }
+
+    public static JsonObject subscriptionMeta(JsonValue subscriptionId) {
+        return JsonSupport.JSON.createObjectBuilder().add(META_SUBSCRIPTION_ID, subscriptionId).build();
     }
 
     /** A {@code CallToolResult}: the text, the structured value next to its JSON text, and the error flag. */

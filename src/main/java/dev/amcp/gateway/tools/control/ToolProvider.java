@@ -5,6 +5,7 @@ import dev.amcp.gateway.tools.entity.ToolDescriptor;
 import dev.amcp.gateway.tools.entity.ToolResult;
 import jakarta.json.JsonObject;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A source of virtual tools: tools that exist only on some endpoints, such as {@code code_execute}. The provider
@@ -30,5 +31,14 @@ public interface ToolProvider {
         }
 
         ToolResult call(Caller caller, JsonObject args);
+
+        /**
+         * The client capabilities ({@code sampling}, {@code elicitation}, …) this tool cannot run without. An MCP client
+         * that does not declare them gets an error before the tool runs, instead of a tool relying on them. None by
+         * default: the gateway's own tools need nothing from the client.
+         */
+        default Set<String> requiredClientCapabilities() {
+            return Set.of();
+        }
     }
 }
