@@ -121,7 +121,9 @@ abstract class EditorServlet extends HttpServlet {
      */
     static String refusal(HttpServletRequest request, HttpServletResponse response, IllegalArgumentException e) {
         response.setStatus(e instanceof ConflictException ? HttpServletResponse.SC_CONFLICT : 422);
-        return msg(request, "error.gate", e instanceof InvalidInputException bad ? msg(request, bad.problem()) : e.getMessage());
+        String reason = e instanceof InvalidInputException bad ? msg(request, bad.problem())
+                : e instanceof ConflictException clash && clash.problem() != null ? msg(request, clash.problem()) : e.getMessage();
+        return msg(request, "error.gate", reason);
     }
 
     static void notFound(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {

@@ -2,6 +2,8 @@ package dev.amcp.gateway.workspace.control;
 
 import dev.amcp.gateway.governance.control.RequiresSelfOrAdmin;
 import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.platform.entity.InvalidInputException;
+import dev.amcp.gateway.platform.entity.Message;
 import dev.amcp.gateway.workspace.entity.ApiKey;
 import dev.amcp.gateway.workspace.entity.UserAccount;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -42,7 +44,7 @@ public class KeyAdministration {
     @RequiresSelfOrAdmin
     public Optional<ApiKeyService.IssuedKey> issue(Caller caller, @RequiresSelfOrAdmin.Person String username, String name, Instant expiresAt) {
         if (expiresAt != null && !expiresAt.isAfter(Instant.now())) {
-            throw new IllegalArgumentException("expiresAt must be in the future");
+            throw new InvalidInputException(Message.of("problem.key.expiresPast", "expiresAt must be in the future"));
         }
         return owner(caller, username).map(user -> {
             ApiKeyService.IssuedKey issued = apiKeys.issue(user.getId(), name, null);

@@ -59,6 +59,12 @@ class EditorAdminBrowserIT extends EditorBrowserSetup {
         addUser(person, "member", "short");
         assertTrue(browser.text("#form-error").contains("8 characters"), browser.text("#form-error"));
         assertEquals(person, browser.el("#username").getAttribute("value"), "input is kept");
+        browser.click("#lang-it"); // the service's refusal in the page's language
+        browser.waitForPath("/admin/users");
+        addUser(person, "member", "short");
+        assertTrue(browser.text("#form-error").contains("almeno 8 caratteri"), browser.text("#form-error"));
+        browser.click("#lang-en");
+        browser.waitForPath("/admin/users");
         browser.open("/admin/users");
         assertFalse(browser.present("tr[data-user='" + person + "']"), "nothing was saved");
 
