@@ -45,6 +45,7 @@ final class EditorRequests {
         if (caller != null) {
             request.setAttribute("username", caller.username());
             request.setAttribute("roleName", caller.role().name());
+            request.setAttribute("ownKeys", !caller.operator()); // an operator has no workspace, so no keys page of their own
         }
         HttpSession session = request.getSession(false);
         if (session != null && session.getAttribute(FLASH) != null) {

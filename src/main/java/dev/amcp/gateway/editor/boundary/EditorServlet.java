@@ -3,6 +3,8 @@ package dev.amcp.gateway.editor.boundary;
 import dev.amcp.gateway.editor.control.EditorMessages;
 import dev.amcp.gateway.editor.control.EditorToolAccess;
 import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.platform.entity.ConflictException;
+import dev.amcp.gateway.platform.entity.InvalidInputException;
 import dev.amcp.gateway.platform.entity.Message;
 import dev.amcp.gateway.tools.control.ToolService;
 import dev.amcp.gateway.tools.entity.McpTool;
@@ -111,6 +113,17 @@ abstract class EditorServlet extends HttpServlet {
 
     String serverSlug(Caller caller, McpTool tool) {
         return workspaces.serverInWorkspace(caller, tool.getServerId()).getSlug();
+    }
+
+    /**
+     * A service's refusal of bad input ({@code IllegalArgumentException}: 422, or its {@link ConflictException}: 409) as
+     * the status of the page shown next and the sentence for its form error; nothing was saved.
+     */
+    static String refusal(HttpServletRequest request, HttpServletResponse response, IllegalArgumentException e) {
+        response.setStatus(e instanceof ConflictException ? HttpServletResponse.SC_CONFLICT : 422);
+        String reason = e instanceof InvalidInputException bad ? msg(request, bad.problem())
+                : e instanceof ConflictException clash && clash.problem() != null ? msg(request, clash.problem()) : e.getMessage();
+        return msg(request, "error.gate", reason);
     }
 
     static void notFound(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {

@@ -2,10 +2,12 @@ package dev.amcp.gateway.editor.control;
 
 import dev.amcp.gateway.editor.entity.NavItem;
 import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.governance.entity.Capability;
 import java.util.List;
 
 /**
- * The editor's navigation: the workspace's servers, tools and keys, then code mode's runs, proposals and license.
+ * The editor's navigation: the workspace's servers, tools and keys, code mode's runs and proposals, the admins' people,
+ * roles and audit log, and the license.
  * An entry is shown only to those it is for ({@link #shownTo(Caller)}); the services' gates still decide what anyone
  * may do, so a hidden entry is a courtesy, never the protection.
  */
@@ -18,9 +20,17 @@ public final class Navigation {
             new NavItem("keys", "nav.keys", "/admin/keys"),
             new NavItem("runs", "nav.runs", "/admin/runs"),
             new NavItem("proposals", "nav.proposals", "/admin/proposals"),
+            new NavItem("users", "nav.users", "/admin/users", Navigation::admin),
+            new NavItem("roles", "nav.roles", "/admin/roles", Navigation::admin),
+            new NavItem("audit", "nav.audit", "/admin/audit", caller -> admin(caller) || caller.operator()),
             new NavItem("license", "nav.license", "/admin/license"));
 
     private Navigation() {}
+
+    /** A workspace admin: people, roles and the workspace's audit log. */
+    static boolean admin(Caller caller) {
+        return caller.has(Capability.ADMIN);
+    }
 
     /** The entries this person sees, in order. */
     public static List<NavItem> shownTo(Caller caller) {

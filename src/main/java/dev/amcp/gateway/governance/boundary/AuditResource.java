@@ -1,11 +1,8 @@
 package dev.amcp.gateway.governance.boundary;
 
 import dev.amcp.gateway.governance.control.AdminAudit;
+import dev.amcp.gateway.governance.control.AuditFilters;
 import dev.amcp.gateway.governance.entity.AdminAuditEntry;
-import dev.amcp.gateway.governance.entity.AdminChange;
-import dev.amcp.gateway.governance.entity.Caller;
-import dev.amcp.gateway.platform.entity.InvalidInputException;
-import dev.amcp.gateway.platform.entity.Message;
 import dev.amcp.gateway.workspace.boundary.Authenticated;
 import dev.amcp.gateway.workspace.boundary.CurrentCaller;
 import dev.amcp.gateway.workspace.control.WorkspaceService;
@@ -18,10 +15,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.List;
-import java.util.regex.Pattern;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
@@ -34,8 +28,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "Audit", description = "Admins and operators: who changed what, when, with before and after")
 public class AuditResource {
-
-    private static final Pattern USERNAME = Pattern.compile("[A-Za-z0-9._@-]{1,100}");
 
     /** Who made a change: an operator of the instance or a member of a workspace. */
     public record Actor(Long userId, String username, boolean operator) {}
@@ -66,58 +58,17 @@ public class AuditResource {
     public AuditList list(
             @Parameter(description = "workspace, user, role, key, server, tool, codeTool, proposal or license") @QueryParam("kind") String kind,
             @Parameter(description = "the username who made the change") @QueryParam("actor") String actor,
-            @Parameter(description = "ISO-8601 instant, e.g. 2026-12-01T00:00:00Z; changes at or after it") @QueryParam("since") String since,
-            @Parameter(description = "ISO-8601 instant; changes at or before it") @QueryParam("until") String until,
+            @Parameter(description = "ISO-8601 instant, e.g. 2026-12-01T00:00:00Z, or a date (from its start, UTC); changes at or after it") @QueryParam("since") String since,
+            @Parameter(description = "ISO-8601 instant, or a date (to its end, UTC); changes at or before it") @QueryParam("until") String until,
             @Parameter(description = "1 to 500, default 100") @QueryParam("limit") String limit,
             @Parameter(description = "operators: a workspace slug") @QueryParam("workspace") String workspace) {
-        Caller who = caller.get();
-        if (kind != null && !AdminChange.KINDS.contains(kind)) {
-            throw bad("problem.audit.kind", "kind must be one of {0}, not ''{1}''", String.join(", ", AdminChange.KINDS), kind);
-        }
-        if (actor != null && !USERNAME.matcher(actor).matches()) {
-            throw bad("problem.audit.actor", "actor is a username: 1 to 100 letters, digits or . _ @ -");
-        }
-        Long workspaceId = null;
-        if (workspace != null) {
-            if (!who.operator()) {
-                throw bad("problem.audit.workspace", "workspace is an operator''s filter; an admin sees their own workspace only");
-            }
-            workspaceId = workspaces.findWorkspace(workspace).map(Workspace::getId)
-                    .orElseThrow(() -> bad("problem.audit.noWorkspace", "No workspace ''{0}''", workspace));
-        }
-        var query = new AdminAudit.Query(workspaceId, kind, actor, instant("since", since), instant("until", until), limit(limit));
-        return new AuditList(audit.list(who, query).stream().map(AuditResource::row).toList());
+        var query = AuditFilters.parse(caller.get(), new AuditFilters.Typed(kind, actor, since, until, limit, workspace),
+                slug -> workspaces.findWorkspace(slug).map(Workspace::getId));
+        return new AuditList(audit.list(caller.get(), query).stream().map(AuditResource::row).toList());
     }
 
     private static AuditRow row(AdminAuditEntry e) {
         return new AuditRow(e.getId(), e.getAt().toString(), new Actor(e.getActorUserId(), e.getActorUsername(), e.isActorOperator()),
                 e.getWorkspaceId(), e.getKind(), e.getSubject(), e.getAction(), e.getBefore(), e.getAfter());
-    }
-
-    private static Instant instant(String name, String value) {
-        try {
-            return value == null ? null : Instant.parse(value);
-        } catch (DateTimeParseException e) {
-            throw bad("problem.audit.instant", "{0} must be an ISO-8601 instant such as 2026-12-01T00:00:00Z, not ''{1}''", name, value);
-        }
-    }
-
-    private static int limit(String value) {
-        if (value == null) {
-            return AdminAudit.DEFAULT_LIMIT;
-        }
-        try {
-            int limit = Integer.parseInt(value);
-            if (limit >= 1 && limit <= AdminAudit.MAX_LIMIT) {
-                return limit;
-            }
-        } catch (NumberFormatException e) {
-            // answered below, like a number out of range
-        }
-        throw bad("problem.audit.limit", "limit must be a whole number from 1 to {0}, not ''{1}''", AdminAudit.MAX_LIMIT, value);
-    }
-
-    private static InvalidInputException bad(String key, String pattern, Object... args) {
-        return new InvalidInputException(Message.of(key, pattern, args));
     }
 }

@@ -4,7 +4,6 @@ import dev.amcp.gateway.governance.entity.AdminAuditEntry;
 import dev.amcp.gateway.governance.entity.AdminChange;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Capability;
-import dev.amcp.gateway.platform.entity.Message;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.persistence.EntityManager;
@@ -39,11 +38,8 @@ public class AdminAudit {
 
     /** Rows newest first: an operator's of every workspace and the instance, an admin's of their own workspace only. */
     @Transactional
+    @RequiresCapability(value = Capability.ADMIN, orOperator = true)
     public List<AdminAuditEntry> list(Caller caller, Query query) {
-        if (!caller.operator() && !caller.has(Capability.ADMIN)) {
-            throw new GateRefusedException(Message.of("gate.capability",
-                    "This needs the ''{0}'' capability, which role ''{1}'' does not have", Capability.ADMIN, caller.role().name()));
-        }
         List<String> where = new ArrayList<>();
         Long workspaceId = caller.operator() ? query.workspaceId() : Long.valueOf(caller.workspaceId());
         if (workspaceId != null) {

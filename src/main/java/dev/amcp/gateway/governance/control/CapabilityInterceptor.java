@@ -21,7 +21,7 @@ public class CapabilityInterceptor {
             gate = context.getMethod().getDeclaringClass().getAnnotation(RequiresCapability.class);
         }
         Caller caller = callerOf(context);
-        if (!caller.has(gate.value())) {
+        if (!caller.has(gate.value()) && !(gate.orOperator() && caller.operator())) {
             throw new GateRefusedException(Message.of("gate.capability",
                     "This needs the ''{0}'' capability, which role ''{1}'' does not have", gate.value(), caller.role().name()));
         }

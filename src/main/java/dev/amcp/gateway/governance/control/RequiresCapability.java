@@ -8,8 +8,10 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Role gate: the annotated service method runs only when its {@code Caller} argument holds the capability.
- * The method must take a {@link dev.amcp.gateway.governance.entity.Caller} parameter.
+ * Role gate: the annotated service method runs only when its {@code Caller} argument holds the capability, or, with
+ * {@link #orOperator()}, is an operator of the instance (who holds no workspace capability but may read across
+ * workspaces, such as the admin audit log). The method must take a
+ * {@link dev.amcp.gateway.governance.entity.Caller} parameter.
  */
 @InterceptorBinding
 @Retention(RetentionPolicy.RUNTIME)
@@ -17,4 +19,8 @@ import java.lang.annotation.Target;
 public @interface RequiresCapability {
     @Nonbinding
     String value();
+
+    /** Whether an operator passes too. */
+    @Nonbinding
+    boolean orOperator() default false;
 }

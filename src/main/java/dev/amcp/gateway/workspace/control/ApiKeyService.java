@@ -6,6 +6,8 @@ import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Capability;
 import dev.amcp.gateway.governance.entity.Role;
 import dev.amcp.gateway.platform.control.Hashes;
+import dev.amcp.gateway.platform.entity.InvalidInputException;
+import dev.amcp.gateway.platform.entity.Message;
 import dev.amcp.gateway.workspace.entity.ApiKey;
 import dev.amcp.gateway.workspace.entity.UserAccount;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -56,7 +58,7 @@ public class ApiKeyService {
             throw new IllegalArgumentException("An API key must have at least " + MIN_KEY_LENGTH + " characters");
         }
         if (name == null || name.isBlank()) {
-            throw new IllegalArgumentException("An API key needs a name");
+            throw new InvalidInputException(Message.of("problem.key.name", "An API key needs a name"));
         }
         UserAccount user = em.find(UserAccount.class, userId);
         if (user == null) {

@@ -1,8 +1,8 @@
 package dev.amcp.gateway.workspace.control;
 
-import dev.amcp.gateway.governance.control.GateRefusedException;
+import dev.amcp.gateway.governance.control.RequiresSelfOrAdmin;
 import dev.amcp.gateway.governance.entity.Caller;
-import dev.amcp.gateway.governance.entity.Capability;
+import dev.amcp.gateway.platform.entity.InvalidInputException;
 import dev.amcp.gateway.platform.entity.Message;
 import dev.amcp.gateway.workspace.entity.ApiKey;
 import dev.amcp.gateway.workspace.entity.UserAccount;
@@ -34,15 +34,17 @@ public class KeyAdministration {
     WorkspaceService workspaces;
 
     /** The keys of a user, newest first; empty when the workspace has no user of this name. */
-    public Optional<List<ApiKey>> list(Caller caller, String username) {
+    @RequiresSelfOrAdmin
+    public Optional<List<ApiKey>> list(Caller caller, @RequiresSelfOrAdmin.Person String username) {
         return owner(caller, username).map(user -> em.createNamedQuery(ApiKey.BY_USER, ApiKey.class)
                 .setParameter("userId", user.getId()).getResultList());
     }
 
     /** Issues a key for a user; the plaintext is in the answer this once. Empty when there is no such user. */
-    public Optional<ApiKeyService.IssuedKey> issue(Caller caller, String username, String name, Instant expiresAt) {
+    @RequiresSelfOrAdmin
+    public Optional<ApiKeyService.IssuedKey> issue(Caller caller, @RequiresSelfOrAdmin.Person String username, String name, Instant expiresAt) {
         if (expiresAt != null && !expiresAt.isAfter(Instant.now())) {
-            throw new IllegalArgumentException("expiresAt must be in the future");
+            throw new InvalidInputException(Message.of("problem.key.expiresPast", "expiresAt must be in the future"));
         }
         return owner(caller, username).map(user -> {
             ApiKeyService.IssuedKey issued = apiKeys.issue(user.getId(), name, null);
@@ -53,7 +55,8 @@ public class KeyAdministration {
     }
 
     /** Revokes a key of a user; false when there is no such user or key. */
-    public boolean revoke(Caller caller, String username, long keyId) {
+    @RequiresSelfOrAdmin
+    public boolean revoke(Caller caller, @RequiresSelfOrAdmin.Person String username, long keyId) {
         return owner(caller, username).map(user -> {
             ApiKey key = em.find(ApiKey.class, keyId);
             if (key == null || !key.getUserId().equals(user.getId())) {
@@ -64,14 +67,11 @@ public class KeyAdministration {
     }
 
     /**
-     * The user whose keys the caller manages: themself, or anyone of their workspace for an admin. A non-admin asking
-     * for someone else is refused (403) before it is known whether that person exists.
+     * The user whose keys the caller manages, of the caller's workspace. Whether the caller may ask (themself, or anyone
+     * for an admin) is decided before, by {@link RequiresSelfOrAdmin}, so a refusal does not tell whether the person
+     * exists.
      */
     private Optional<UserAccount> owner(Caller caller, String username) {
-        if (!caller.has(Capability.ADMIN) && !caller.username().equals(username)) {
-            throw new GateRefusedException(Message.of("gate.ownKeys",
-                    "Members manage their own API keys only; managing the keys of ''{0}'' needs the ''admin'' capability", username));
-        }
         return workspaces.findMember(caller.workspaceId(), username);
     }
 }

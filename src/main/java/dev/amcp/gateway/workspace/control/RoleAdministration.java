@@ -6,6 +6,8 @@ import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Capability;
 import dev.amcp.gateway.governance.entity.Role;
 import dev.amcp.gateway.platform.entity.ConflictException;
+import dev.amcp.gateway.platform.entity.InvalidInputException;
+import dev.amcp.gateway.platform.entity.Message;
 import dev.amcp.gateway.workspace.entity.McpServerConfig;
 import dev.amcp.gateway.workspace.entity.RoleDraft;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -50,10 +52,11 @@ public class RoleAdministration {
 
     public RoleRow create(Caller caller, RoleDraft draft) {
         if (draft.name() == null || !Role.NAME.matcher(draft.name()).matches()) {
-            throw new IllegalArgumentException("A role name is 1 to 64 lower-case letters, digits, '.', '_' or '-', starting with a letter or digit");
+            throw new InvalidInputException(Message.of("problem.role.name",
+                    "A role name is 1 to 64 lower-case letters, digits, ''.'', ''_'' or ''-'', starting with a letter or digit"));
         }
         if (find(caller, draft.name()).isPresent()) {
-            throw new ConflictException("Role '" + draft.name() + "' already exists in this workspace");
+            throw new ConflictException(Message.of("problem.role.taken", "Role ''{0}'' already exists in this workspace", draft.name()));
         }
         Set<String> capabilities = WorkspaceService.checkCapabilities(draft.capabilities() == null ? Set.of() : draft.capabilities());
         Set<Long> servers = serverIds(caller, draft);
@@ -96,16 +99,17 @@ public class RoleAdministration {
         }
         Role role = found.get();
         if (role.isBuiltin()) {
-            throw new ConflictException("Built-in role '" + name + "' cannot be deleted; change its capabilities or servers instead");
+            throw new ConflictException(Message.of("problem.role.builtin",
+                    "Built-in role ''{0}'' cannot be deleted; change its capabilities or servers instead", name));
         }
         long holders = holders(role);
         if (holders > 0) {
-            throw new ConflictException("Role '" + name + "' is held by " + holders + " user(s); give them another role first");
+            throw new ConflictException(Message.of("problem.role.held", "Role ''{0}'' is held by {1} user(s); give them another role first", name, holders));
         }
         long keys = em.createQuery("select count(k) from ApiKey k where k.roleId = :roleId and k.revokedAt is null", Long.class)
                 .setParameter("roleId", role.getId()).getSingleResult();
         if (keys > 0) {
-            throw new ConflictException("Role '" + name + "' is the role of " + keys + " live API key(s); revoke them first");
+            throw new ConflictException(Message.of("problem.role.keys", "Role ''{0}'' is the role of {1} live API key(s); revoke them first", name, keys));
         }
         // revoked keys that named the role keep their row for the record, without it
         em.createQuery("update ApiKey k set k.roleId = null where k.roleId = :roleId").setParameter("roleId", role.getId()).executeUpdate();
@@ -131,7 +135,7 @@ public class RoleAdministration {
         Set<Long> ids = new HashSet<>();
         for (String slug : draft.serverSlugs()) {
             ids.add(workspaces.findServer(caller.workspaceId(), slug).map(McpServerConfig::getId)
-                    .orElseThrow(() -> new IllegalArgumentException("No server '" + slug + "' in this workspace")));
+                    .orElseThrow(() -> new InvalidInputException(Message.of("problem.role.noServer", "No server ''{0}'' in this workspace", slug))));
         }
         return ids;
     }

@@ -6,6 +6,8 @@ import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Capability;
 import dev.amcp.gateway.governance.entity.Role;
 import dev.amcp.gateway.platform.control.JsonSupport;
+import dev.amcp.gateway.platform.entity.InvalidInputException;
+import dev.amcp.gateway.platform.entity.Message;
 import dev.amcp.gateway.workspace.entity.ApiKey;
 import dev.amcp.gateway.workspace.entity.UserAccount;
 import dev.amcp.gateway.workspace.entity.UserChange;
@@ -97,10 +99,11 @@ public class UserAdministration {
 
     private Role roleNamed(Caller caller, String name) {
         if (name == null) {
-            throw new IllegalArgumentException("A role is required: one of " + roleNames(caller));
+            throw new InvalidInputException(Message.of("problem.user.roleRequired", "A role is required: one of {0}", roleNames(caller)));
         }
         return workspaces.roles(caller.workspaceId()).stream().filter(r -> r.getName().equals(name)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("No role '" + name + "' in this workspace; roles: " + roleNames(caller)));
+                .orElseThrow(() -> new InvalidInputException(Message.of("problem.user.noRole", "No role ''{0}'' in this workspace; roles: {1}", name,
+                        roleNames(caller))));
     }
 
     private List<String> roleNames(Caller caller) {

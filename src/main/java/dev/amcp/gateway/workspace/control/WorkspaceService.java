@@ -7,6 +7,7 @@ import dev.amcp.gateway.governance.entity.Capability;
 import dev.amcp.gateway.governance.entity.Role;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.platform.entity.ConflictException;
+import dev.amcp.gateway.platform.entity.InvalidInputException;
 import dev.amcp.gateway.platform.entity.Message;
 import dev.amcp.gateway.workspace.entity.McpServerConfig;
 import dev.amcp.gateway.workspace.entity.ServerDraft;
@@ -108,7 +109,8 @@ public class WorkspaceService {
         Set<String> unknown = new java.util.TreeSet<>(capabilities);
         unknown.removeAll(Capability.ALL);
         if (!unknown.isEmpty()) {
-            throw new IllegalArgumentException("Unknown capabilities " + unknown + "; known: " + new java.util.TreeSet<>(Capability.ALL));
+            throw new InvalidInputException(Message.of("problem.role.capabilities", "Unknown capabilities {0}; known: {1}", unknown,
+                    new java.util.TreeSet<>(Capability.ALL)));
         }
         return capabilities;
     }
@@ -124,7 +126,7 @@ public class WorkspaceService {
         checkNewAccount(account.username(), account.password(), account.email());
         String displayName = account.displayName() == null || account.displayName().isBlank() ? account.username() : account.displayName().strip();
         if (displayName.length() > 200) {
-            throw new IllegalArgumentException("A display name has at most 200 characters");
+            throw new InvalidInputException(Message.of("problem.user.displayName", "A display name has at most 200 characters"));
         }
         UserAccount user = new UserAccount(workspaceId, account.username(), displayName, role(workspaceId, roleName).getId());
         return persistAccount(user, account.password(), account.email());
@@ -140,7 +142,8 @@ public class WorkspaceService {
         boolean anAdminLeft = em.createNamedQuery(UserAccount.BY_WORKSPACE, UserAccount.class).setParameter("workspaceId", workspaceId)
                 .getResultStream().anyMatch(u -> u.isEnabled() && roles.get(u.getRoleId()).getCapabilities().contains(Capability.ADMIN));
         if (!anAdminLeft) {
-            throw new ConflictException("That would leave the workspace without an enabled admin; make someone else admin first");
+            throw new ConflictException(Message.of("problem.lastAdmin",
+                    "That would leave the workspace without an enabled admin; make someone else admin first"));
         }
     }
 
@@ -162,22 +165,22 @@ public class WorkspaceService {
      */
     public void checkNewAccount(String username, String password, String email) {
         if (username == null || !USERNAME.matcher(username).matches()) {
-            throw new IllegalArgumentException("Username must be 2 to 100 letters, digits or . _ @ -");
+            throw new InvalidInputException(Message.of("problem.user.username", "Username must be 2 to 100 letters, digits or . _ @ -"));
         }
         if (em.createNamedQuery(UserAccount.BY_USERNAME, UserAccount.class).setParameter("username", username)
                 .getResultStream().findAny().isPresent()) {
-            throw new ConflictException("Username '" + username + "' is already taken");
+            throw new ConflictException(Message.of("problem.user.taken", "Username ''{0}'' is already taken", username));
         }
         checkPassword(password);
         if (email != null && (email.length() > 320 || !EMAIL.matcher(email).matches())) {
-            throw new IllegalArgumentException("Email must look like name@domain and have at most 320 characters");
+            throw new InvalidInputException(Message.of("problem.user.email", "Email must look like name@domain and have at most 320 characters"));
         }
     }
 
     /** Refuses a password shorter than 8 characters; {@code null} (no password) passes. */
     public static void checkPassword(String password) {
         if (password != null && password.length() < MIN_PASSWORD) {
-            throw new IllegalArgumentException("Password must have at least " + MIN_PASSWORD + " characters");
+            throw new InvalidInputException(Message.of("problem.user.password", "Password must have at least {0} characters", MIN_PASSWORD));
         }
     }
 
