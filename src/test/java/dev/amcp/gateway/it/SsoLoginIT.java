@@ -143,6 +143,23 @@ class SsoLoginIT {
     }
 
     @Test
+    @Order(2)
+    void aTakenUserNameIsRefusedAndTheLocalAccountKeepsItsRole() throws Exception {
+        String group = unique("g");
+        map(group, "admin");
+        HttpClient browser = client();
+        // The provider vouches for someone calling themselves like the workspace's member (or the operator).
+        for (String taken : List.of(tenant.getString("member"), tenant.getString("operator"))) {
+            HttpResponse<String> refused = signIn(browser, taken, List.of(group));
+            assertEquals(base + "/admin/sso/refused", location(refused));
+            String page = send(browser, "GET", base + "/admin/sso/refused", null, null).body();
+            assertTrue(page.contains("already exists"), page);
+        }
+        assertEquals(302, send(browser, "GET", base + "/admin/servers", null, null).statusCode(), "not signed in");
+        assertEquals("member", userNamed(tenant.getString("member")).getString("role"), "the local account is untouched");
+    }
+
+    @Test
     @Order(3)
     void aCallbackIsAcceptedOnceAndOnlyInTheSessionThatStartedIt() throws Exception {
         String group = unique("g");
@@ -169,21 +186,30 @@ class SsoLoginIT {
 
     @Test
     @Order(4)
-    void anIdTokenForAnotherSignInIsRefusedByItsNonce() throws Exception {
+    void anIdTokenOrCodeOfAnotherSignInIsRefused() throws Exception {
         String group = unique("g");
         map(group, "viewer");
         HttpClient browser = client();
-        // Two sign-ins started in one session; the provider's answer to the first is presented with the second's state.
+
+        // The provider vouches with a nonce this sign-in did not send (a token minted for another sign-in): refused.
+        URI started = authorizeUri(browser);
+        String otherNonce = "replayed-" + UUID.randomUUID();
+        provider.enqueueCallback(callbackFor(unique("nonce"), List.of(group)));
+        String callback = location(send(browser, "GET", started.toString().replaceAll("nonce=[^&]+", "nonce=" + otherNonce), null, null));
+        assertEquals(base + "/admin/sso/refused", location(send(browser, "GET", callback, null, null)));
+        String page = send(browser, "GET", base + "/admin/sso/refused", null, null).body();
+        assertTrue(page.contains("nonce"), page);
+        assertEquals(302, send(browser, "GET", base + "/admin/servers", null, null).statusCode(), "not signed in");
+
+        // One sign-in's code presented with another's state: the code verifier does not match, the provider says no.
         URI first = authorizeUri(browser);
         URI second = authorizeUri(browser);
-        provider.enqueueCallback(callbackFor(unique("nonce"), List.of(group)));
+        provider.enqueueCallback(callbackFor(unique("pkce"), List.of(group)));
         String firstCallback = location(send(browser, "GET", first.toString(), null, null));
-        String secondState = query(second).get("state");
-        String swapped = firstCallback.replaceAll("state=[^&]+", "state=" + secondState);
-        HttpResponse<String> refused = send(browser, "GET", swapped, null, null);
-        assertEquals(base + "/admin/sso/refused", location(refused));
-        String page = send(browser, "GET", base + "/admin/sso/refused", null, null).body();
-        assertTrue(page.contains("could not be verified") || page.contains("did not confirm"), page);
+        String swapped = firstCallback.replaceAll("state=[^&]+", "state=" + query(second).get("state"));
+        assertEquals(base + "/admin/sso/refused", location(send(browser, "GET", swapped, null, null)));
+        page = send(browser, "GET", base + "/admin/sso/refused", null, null).body();
+        assertTrue(page.contains("did not confirm the sign-in"), page);
         assertEquals(302, send(browser, "GET", base + "/admin/servers", null, null).statusCode(), "not signed in");
     }
 

@@ -10,6 +10,7 @@ public final class Navigation {
             new NavItem("servers", "nav.servers", "/admin/servers"),
             new NavItem("tools", "nav.tools", "/admin/tools"),
             new NavItem("keys", "nav.keys", "/admin/keys"),
+            new NavItem("sso", "nav.sso", "/admin/sso-mappings"),
             new NavItem("runs", "nav.runs", "/admin/runs"),
             new NavItem("proposals", "nav.proposals", "/admin/proposals"),
             new NavItem("license", "nav.license", "/admin/license"));

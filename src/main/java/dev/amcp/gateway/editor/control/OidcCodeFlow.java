@@ -119,6 +119,11 @@ public class OidcCodeFlow {
         return localLogin;
     }
 
+    /** The ID-token claim whose values the workspaces' mappings name ({@value #ROLE_CLAIM}, default {@value #DEFAULT_ROLE_CLAIM}). */
+    public String roleClaim() {
+        return roleClaim;
+    }
+
     /** The redirect URI for a request reaching the editor at {@code requestBase} (scheme, host, port, context root). */
     public String redirectUri(String requestBase) {
         return (publicUrl != null ? publicUrl : requestBase) + CALLBACK_PATH;
