@@ -25,44 +25,28 @@ public class ApiKeysServlet extends EditorServlet {
     @Inject
     ApiKeyService apiKeys;
 
-    @Override
-    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
-        if (request.getPathInfo() != null && !"/".equals(request.getPathInfo())) {
-            notFound(request, response);
-            return;
-        }
-        var session = request.getSession();
-        Object newKey = session.getAttribute(NEW_KEY);
-        if (newKey != null) {
-            session.removeAttribute(NEW_KEY); // shown exactly once
-            request.setAttribute("newKey", newKey);
-        }
-        show(request, response, caller(request), "", "", Map.of(), null);
-    }
+    private final EditorRoutes<Long> routes = EditorRoutes.<Long>numbered((caller, id) -> id)
+            .get("", this::list)
+            .post("", this::create)
+            .postItem("revoke", this::revoke);
 
     @Override
-    protected void doPost(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
-        Caller caller = caller(request);
-        String path = request.getPathInfo();
-        if (path == null || "/".equals(path)) {
-            create(request, response, caller);
-            return;
-        }
-        Long id = EditorRequests.idOf(path);
-        if (id == null || !"revoke".equals(EditorRequests.actionOf(path))) {
+    protected EditorRoutes<?> routes() {
+        return routes;
+    }
+
+    private void list(HttpServletRequest request, HttpServletResponse response, Caller caller) throws ServletException, IOException {
+        request.setAttribute("newKey", EditorRequests.takeOnce(request, NEW_KEY)); // shown exactly once
+        show(request, response, caller, "", "", Map.of(), null);
+    }
+
+    private void revoke(HttpServletRequest request, HttpServletResponse response, Caller caller, Long id) throws ServletException, IOException {
+        if (!apiKeys.revoke(caller, id)) {
             notFound(request, response);
             return;
         }
-        try {
-            if (!apiKeys.revoke(caller, id)) {
-                notFound(request, response);
-                return;
-            }
-            EditorRequests.flash(request, msg(request, "keys.revoked"));
-            EditorRequests.redirect(request, response, "/admin/keys");
-        } catch (GateRefusedException e) {
-            EditorRequests.renderError(request, response, HttpServletResponse.SC_FORBIDDEN, msg(request, "error.forbidden"));
-        }
+        EditorRequests.flash(request, msg(request, "keys.revoked"));
+        EditorRequests.redirect(request, response, "/admin/keys");
     }
 
     private void create(HttpServletRequest request, HttpServletResponse response, Caller caller) throws ServletException, IOException {
@@ -82,7 +66,7 @@ public class ApiKeysServlet extends EditorServlet {
         }
         try {
             ApiKeyService.IssuedKey issued = apiKeys.issue(caller, name, role.isEmpty() ? null : role);
-            request.getSession().setAttribute(NEW_KEY, issued.plaintext());
+            EditorRequests.keepOnce(request, NEW_KEY, issued.plaintext());
             EditorRequests.redirect(request, response, "/admin/keys");
         } catch (GateRefusedException e) {
             response.setStatus(HttpServletResponse.SC_FORBIDDEN);

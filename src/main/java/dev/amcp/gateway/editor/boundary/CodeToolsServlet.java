@@ -56,43 +56,23 @@ public class CodeToolsServlet extends EditorServlet {
     @Inject
     LicenseService licenses;
 
-    @Override
-    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
-        Caller caller = caller(request);
-        String path = request.getPathInfo();
-        if ("/new".equals(path)) {
-            CodeToolForm form = new CodeToolForm();
-            String server = request.getParameter("server");
-            form.setServer(server == null ? "" : server);
-            showForm(request, response, caller, form, null, Map.of(), null);
-            return;
-        }
-        McpTool tool = codeToolOf(caller, EditorRequests.idOf(path));
-        if (tool == null || !EditorRequests.actionOf(path).isEmpty()) {
-            notFound(request, response);
-            return;
-        }
-        showForm(request, response, caller, formOf(caller, tool), tool, Map.of(), null);
-    }
+    private final EditorRoutes<McpTool> routes = EditorRoutes.<McpTool>numbered(this::codeToolOf)
+            .get("new", this::blank)
+            .post("new", (request, response, caller) -> save(request, response, caller, null))
+            .getItem("", (request, response, caller, tool) -> showForm(request, response, caller, formOf(caller, tool), tool, Map.of(), null))
+            .postItem("", this::save)
+            .postItem("test", this::test);
 
     @Override
-    protected void doPost(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
-        Caller caller = caller(request);
-        String path = request.getPathInfo();
-        if ("/new".equals(path)) {
-            save(request, response, caller, null);
-            return;
-        }
-        McpTool tool = codeToolOf(caller, EditorRequests.idOf(path));
-        if (tool == null) {
-            notFound(request, response);
-            return;
-        }
-        switch (EditorRequests.actionOf(path)) {
-            case "" -> save(request, response, caller, tool);
-            case "test" -> test(request, response, caller, tool);
-            default -> notFound(request, response);
-        }
+    protected EditorRoutes<?> routes() {
+        return routes;
+    }
+
+    private void blank(HttpServletRequest request, HttpServletResponse response, Caller caller) throws ServletException, IOException {
+        CodeToolForm form = new CodeToolForm();
+        String server = request.getParameter("server");
+        form.setServer(server == null ? "" : server);
+        showForm(request, response, caller, form, null, Map.of(), null);
     }
 
     private McpTool codeToolOf(Caller caller, Long id) {

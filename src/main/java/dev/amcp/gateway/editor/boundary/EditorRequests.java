@@ -39,7 +39,7 @@ final class EditorRequests {
      */
     static void render(HttpServletRequest request, HttpServletResponse response, String view)
             throws ServletException, IOException {
-        request.setAttribute("nav", Navigation.ITEMS);
+        request.setAttribute("nav", Navigation.shownTo((Caller) request.getAttribute(CALLER)));
         Caller caller = (Caller) request.getAttribute(CALLER);
         request.setAttribute("canEdit", caller != null && caller.has(Capability.ADMIN));
         if (caller != null) {
@@ -85,32 +85,22 @@ final class EditorRequests {
         }
     }
 
+    /** A value for the next page only, such as a new API key: kept in the session until {@link #takeOnce} reads it. */
+    static void keepOnce(HttpServletRequest request, String name, Object value) {
+        request.getSession().setAttribute(name, value);
+    }
+
+    /** The value {@link #keepOnce} kept, removed as it is read, or {@code null}. */
+    static Object takeOnce(HttpServletRequest request, String name) {
+        HttpSession session = request.getSession(false);
+        Object value = session == null ? null : session.getAttribute(name);
+        if (value != null) {
+            session.removeAttribute(name);
+        }
+        return value;
+    }
+
     static void redirect(HttpServletRequest request, HttpServletResponse response, String path) throws IOException {
         response.sendRedirect(request.getContextPath() + path);
-    }
-
-    /** The numeric id in a path such as {@code /12} or {@code /12/test}, or {@code null}. */
-    static Long idOf(String pathInfo) {
-        if (pathInfo == null) {
-            return null;
-        }
-        String[] parts = pathInfo.split("/");
-        if (parts.length < 2) {
-            return null;
-        }
-        try {
-            return Long.parseLong(parts[1]);
-        } catch (NumberFormatException e) {
-            return null;
-        }
-    }
-
-    /** The action after the id, e.g. {@code test} in {@code /12/test}, or the empty string. */
-    static String actionOf(String pathInfo) {
-        if (pathInfo == null) {
-            return "";
-        }
-        String[] parts = pathInfo.split("/");
-        return parts.length > 2 ? parts[2] : "";
     }
 }

@@ -19,8 +19,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Base of the signed-in editor pages: turns the login into a {@link Caller} before any handler runs. A user who was
- * disabled or deleted since signing in is signed out.
+ * Base of the signed-in editor pages: turns the login into a {@link Caller} before any handler runs, then hands the
+ * request to the page's {@link #routes()}. A user who was disabled or deleted since signing in is signed out.
  */
 abstract class EditorServlet extends HttpServlet {
 
@@ -41,7 +41,20 @@ abstract class EditorServlet extends HttpServlet {
             return;
         }
         request.setAttribute(EditorRequests.CALLER, caller);
+        EditorRoutes<?> routes = routes();
+        if (routes != null && EditorRoutes.serves(request)) {
+            routes.serve(request, response, caller);
+            return;
+        }
         super.service(request, response);
+    }
+
+    /**
+     * The page's routes ({@link EditorRoutes}), built once, e.g. in a field initialiser; {@code null} (the default) for a
+     * page that answers {@code doGet} and {@code doPost} itself.
+     */
+    protected EditorRoutes<?> routes() {
+        return null;
     }
 
     static Caller caller(HttpServletRequest request) {

@@ -28,40 +28,26 @@ public class LicenseServlet extends EditorServlet {
     @Inject
     WorkspaceUsage usage;
 
-    @Override
-    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
-        if (request.getPathInfo() != null && !"/".equals(request.getPathInfo())) {
-            notFound(request, response);
-            return;
-        }
-        show(request, response, caller(request), "", null);
-    }
+    private final EditorRoutes<Void> routes = EditorRoutes.fixed()
+            .get("", (request, response, caller) -> show(request, response, caller, "", null))
+            .post("install", this::install)
+            .post("remove", this::remove);
 
     @Override
-    protected void doPost(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
-        Caller caller = caller(request);
-        String path = request.getPathInfo() == null ? "" : request.getPathInfo();
+    protected EditorRoutes<?> routes() {
+        return routes;
+    }
+
+    private void install(HttpServletRequest request, HttpServletResponse response, Caller caller) throws ServletException, IOException {
         String document = request.getParameter("document") == null ? "" : request.getParameter("document");
         try {
-            switch (path) {
-                case "/install" -> {
-                    if (document.isBlank()) {
-                        response.setStatus(422);
-                        show(request, response, caller, document, msg(request, "license.error.empty"));
-                        return;
-                    }
-                    LicenseTerms terms = licenses.install(caller, document);
-                    EditorRequests.flash(request, msg(request, "license.installed", terms.edition().wire(), terms.licensee()));
-                }
-                case "/remove" -> {
-                    licenses.uninstall(caller);
-                    EditorRequests.flash(request, msg(request, "license.removed"));
-                }
-                default -> {
-                    notFound(request, response);
-                    return;
-                }
+            if (document.isBlank()) {
+                response.setStatus(422);
+                show(request, response, caller, document, msg(request, "license.error.empty"));
+                return;
             }
+            LicenseTerms terms = licenses.install(caller, document);
+            EditorRequests.flash(request, msg(request, "license.installed", terms.edition().wire(), terms.licensee()));
             EditorRequests.redirect(request, response, "/admin/license");
         } catch (GateRefusedException e) {
             response.setStatus(HttpServletResponse.SC_FORBIDDEN);
@@ -69,6 +55,17 @@ public class LicenseServlet extends EditorServlet {
         } catch (IllegalArgumentException e) {
             response.setStatus(422);
             show(request, response, caller, document, msg(request, "license.error.invalid", e.getMessage()));
+        }
+    }
+
+    private void remove(HttpServletRequest request, HttpServletResponse response, Caller caller) throws ServletException, IOException {
+        try {
+            licenses.uninstall(caller);
+            EditorRequests.flash(request, msg(request, "license.removed"));
+            EditorRequests.redirect(request, response, "/admin/license");
+        } catch (GateRefusedException e) {
+            response.setStatus(HttpServletResponse.SC_FORBIDDEN);
+            show(request, response, caller, "", msg(request, "error.forbidden"));
         }
     }
 

@@ -39,64 +39,58 @@ public class ProposalsServlet extends EditorServlet {
     @Inject
     ToolService tools;
 
-    @Override
-    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
-        Caller caller = caller(request);
-        String path = request.getPathInfo();
-        try {
-            if (path == null || "/".equals(path)) {
-                String asked = request.getParameter("status");
-                String status = asked != null && STATUSES.contains(asked) ? asked : "pending";
-                request.setAttribute("proposals", proposals.list(caller, status));
-                request.setAttribute("status", status);
-                request.setAttribute("statuses", STATUSES);
-                request.setAttribute("serverSlugs", serverSlugs(caller));
-                request.setAttribute("active", "proposals");
-                render(request, response, "proposals");
-                return;
-            }
-            SkillSuggestion proposal = find(caller, EditorRequests.idOf(path));
-            if (proposal == null || !EditorRequests.actionOf(path).isEmpty()) {
-                notFound(request, response);
-                return;
-            }
-            show(request, response, caller, proposal, Map.of(), null);
-        } catch (GateRefusedException e) {
-            EditorRequests.renderError(request, response, HttpServletResponse.SC_FORBIDDEN, msg(request, "proposals.adminsOnly"));
-        }
-    }
+    private final EditorRoutes<SkillSuggestion> routes = EditorRoutes.numbered(this::find)
+            .get("", this::list)
+            .getItem("", (request, response, caller, proposal) -> show(request, response, caller, proposal, Map.of(), null))
+            .postItem("accept", this::accept)
+            .postItem("reject", this::reject)
+            .refusedWith("proposals.adminsOnly");
 
     @Override
-    protected void doPost(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
-        Caller caller = caller(request);
-        String path = request.getPathInfo();
-        SkillSuggestion proposal;
+    protected EditorRoutes<?> routes() {
+        return routes;
+    }
+
+    private void list(HttpServletRequest request, HttpServletResponse response, Caller caller) throws ServletException, IOException {
+        String asked = request.getParameter("status");
+        String status = asked != null && STATUSES.contains(asked) ? asked : "pending";
+        request.setAttribute("proposals", proposals.list(caller, status));
+        request.setAttribute("status", status);
+        request.setAttribute("statuses", STATUSES);
+        request.setAttribute("serverSlugs", serverSlugs(caller));
+        request.setAttribute("active", "proposals");
+        render(request, response, "proposals");
+    }
+
+    private void accept(HttpServletRequest request, HttpServletResponse response, Caller caller, SkillSuggestion proposal)
+            throws ServletException, IOException {
+        review(request, response, caller, proposal, () -> {
+            Gated<McpTool> created = proposals.accept(caller, proposal.getId());
+            EditorRequests.flash(request, msg(request, "proposals.accepted", created.value().getName()));
+            EditorRequests.flashWarnings(request, created.warnings());
+            EditorRequests.redirect(request, response, "/admin/code-tools/" + created.value().getId());
+        });
+    }
+
+    private void reject(HttpServletRequest request, HttpServletResponse response, Caller caller, SkillSuggestion proposal)
+            throws ServletException, IOException {
+        review(request, response, caller, proposal, () -> {
+            String note = request.getParameter("note");
+            proposals.reject(caller, proposal.getId(), note == null || note.isBlank() ? null : note.strip());
+            EditorRequests.flash(request, msg(request, "proposals.rejected", proposal.getName()));
+            EditorRequests.redirect(request, response, "/admin/proposals");
+        });
+    }
+
+    private interface Review {
+        void run() throws ServletException, IOException;
+    }
+
+    /** Runs a review and shows the proposal again with what refused it. */
+    private void review(HttpServletRequest request, HttpServletResponse response, Caller caller, SkillSuggestion proposal, Review review)
+            throws ServletException, IOException {
         try {
-            proposal = find(caller, EditorRequests.idOf(path));
-        } catch (GateRefusedException e) {
-            EditorRequests.renderError(request, response, HttpServletResponse.SC_FORBIDDEN, msg(request, "error.forbidden"));
-            return;
-        }
-        if (proposal == null) {
-            notFound(request, response);
-            return;
-        }
-        try {
-            switch (EditorRequests.actionOf(path)) {
-                case "accept" -> {
-                    Gated<McpTool> created = proposals.accept(caller, proposal.getId());
-                    EditorRequests.flash(request, msg(request, "proposals.accepted", created.value().getName()));
-                    EditorRequests.flashWarnings(request, created.warnings());
-                    EditorRequests.redirect(request, response, "/admin/code-tools/" + created.value().getId());
-                }
-                case "reject" -> {
-                    String note = request.getParameter("note");
-                    proposals.reject(caller, proposal.getId(), note == null || note.isBlank() ? null : note.strip());
-                    EditorRequests.flash(request, msg(request, "proposals.rejected", proposal.getName()));
-                    EditorRequests.redirect(request, response, "/admin/proposals");
-                }
-                default -> notFound(request, response);
-            }
+            review.run();
         } catch (InvalidToolException e) {
             response.setStatus(422);
             show(request, response, caller, proposal, msg(request, e.problems()), msg(request, "proposals.invalid"));
@@ -133,9 +127,6 @@ public class ProposalsServlet extends EditorServlet {
 
     /** A proposal of the caller's workspace, in any status; {@code null} when there is none. */
     private SkillSuggestion find(Caller caller, Long id) {
-        if (id == null) {
-            return null;
-        }
         for (String status : STATUSES) {
             for (SkillSuggestion s : proposals.list(caller, status)) {
                 if (s.getId().equals(id)) {

@@ -3,7 +3,6 @@ package dev.amcp.gateway.editor.boundary;
 import dev.amcp.gateway.audit.control.CodeRunQueries;
 import dev.amcp.gateway.audit.entity.CodeRun;
 import dev.amcp.gateway.editor.control.RunViews;
-import dev.amcp.gateway.governance.control.GateRefusedException;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.tools.control.ToolService;
 import dev.amcp.gateway.tools.entity.McpTool;
@@ -24,7 +23,7 @@ import java.util.regex.Pattern;
 @WebServlet({"/admin/runs", "/admin/runs/*"})
 public class RunsServlet extends EditorServlet {
 
-    private static final Pattern RUN_ID = Pattern.compile("/([0-9a-fA-F-]{8,64})");
+    private static final Pattern RUN_ID = Pattern.compile("[0-9a-fA-F-]{8,64}");
     private static final int PAGE = 100;
 
     @Inject
@@ -33,29 +32,23 @@ public class RunsServlet extends EditorServlet {
     @Inject
     ToolService tools;
 
+    private final EditorRoutes<CodeRun> routes = EditorRoutes.<CodeRun>keyed(
+                    (caller, id) -> RUN_ID.matcher(id).matches() ? runs.find(caller, id).orElse(null) : null)
+            .get("", this::list)
+            .getItem("", this::show)
+            .refusedWith("runs.adminsOnly");
+
     @Override
-    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
-        Caller caller = caller(request);
-        String path = request.getPathInfo();
-        try {
-            if (path == null || "/".equals(path)) {
-                list(request, response, caller);
-                return;
-            }
-            var m = RUN_ID.matcher(path);
-            CodeRun run = m.matches() ? runs.find(caller, m.group(1)).orElse(null) : null;
-            if (run == null) {
-                notFound(request, response);
-                return;
-            }
-            request.setAttribute("run", run);
-            request.setAttribute("trace", RunViews.traceRows(run.getBridgeTrace()));
-            request.setAttribute("usernames", workspaces.usernames(caller.workspaceId()));
-            request.setAttribute("active", "runs");
-            render(request, response, "run");
-        } catch (GateRefusedException e) {
-            EditorRequests.renderError(request, response, HttpServletResponse.SC_FORBIDDEN, msg(request, "runs.adminsOnly"));
-        }
+    protected EditorRoutes<?> routes() {
+        return routes;
+    }
+
+    private void show(HttpServletRequest request, HttpServletResponse response, Caller caller, CodeRun run) throws ServletException, IOException {
+        request.setAttribute("run", run);
+        request.setAttribute("trace", RunViews.traceRows(run.getBridgeTrace()));
+        request.setAttribute("usernames", workspaces.usernames(caller.workspaceId()));
+        request.setAttribute("active", "runs");
+        render(request, response, "run");
     }
 
     private void list(HttpServletRequest request, HttpServletResponse response, Caller caller) throws ServletException, IOException {

@@ -31,43 +31,38 @@ public class ServersServlet extends EditorServlet {
     @Inject
     ToolService tools;
 
-    @Override
-    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
-        Caller caller = caller(request);
-        String path = request.getPathInfo();
-        if (path == null || "/".equals(path)) {
-            list(request, response, caller);
-        } else if ("/new".equals(path)) {
-            ServerForm form = new ServerForm();
-            form.setRoleIds(workspaces.roles(caller.workspaceId()).stream().filter(Role::isAllServers).map(Role::getId)
-                    .collect(Collectors.toSet()));
-            showForm(request, response, caller, form, Map.of(), null);
-        } else {
-            McpServerConfig server = find(caller, EditorRequests.idOf(path));
-            if (server == null) {
-                notFound(request, response);
-                return;
-            }
-            ServerForm form = new ServerForm();
-            form.setId(server.getId());
-            form.setSlug(server.getSlug());
-            form.setName(server.getName());
-            form.setDescription(server.getDescription() == null ? "" : server.getDescription());
-            form.setCodeMode(server.getCodeMode().wire());
-            form.setRoleIds(workspaces.rolesUsing(caller.workspaceId(), server.getId()));
-            showForm(request, response, caller, form, Map.of(), null);
-        }
-    }
+    private final EditorRoutes<McpServerConfig> routes = EditorRoutes.numbered(this::find)
+            .get("", this::list)
+            .get("new", this::blank)
+            .post("new", (request, response, caller) -> save(request, response, caller, null))
+            .getItem("", this::show)
+            .postItem("", (request, response, caller, server) -> save(request, response, caller, server.getId()));
 
     @Override
-    protected void doPost(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
-        Caller caller = caller(request);
-        String path = request.getPathInfo();
-        Long id = "/new".equals(path) ? null : EditorRequests.idOf(path);
-        if (id == null && !"/new".equals(path) || id != null && find(caller, id) == null) {
-            notFound(request, response);
-            return;
-        }
+    protected EditorRoutes<?> routes() {
+        return routes;
+    }
+
+    private void blank(HttpServletRequest request, HttpServletResponse response, Caller caller) throws ServletException, IOException {
+        ServerForm form = new ServerForm();
+        form.setRoleIds(workspaces.roles(caller.workspaceId()).stream().filter(Role::isAllServers).map(Role::getId)
+                .collect(Collectors.toSet()));
+        showForm(request, response, caller, form, Map.of(), null);
+    }
+
+    private void show(HttpServletRequest request, HttpServletResponse response, Caller caller, McpServerConfig server)
+            throws ServletException, IOException {
+        ServerForm form = new ServerForm();
+        form.setId(server.getId());
+        form.setSlug(server.getSlug());
+        form.setName(server.getName());
+        form.setDescription(server.getDescription() == null ? "" : server.getDescription());
+        form.setCodeMode(server.getCodeMode().wire());
+        form.setRoleIds(workspaces.rolesUsing(caller.workspaceId(), server.getId()));
+        showForm(request, response, caller, form, Map.of(), null);
+    }
+
+    private void save(HttpServletRequest request, HttpServletResponse response, Caller caller, Long id) throws ServletException, IOException {
         ServerForm form = read(request, id);
         ServerDraft draft = new ServerDraft(form.getSlug(), form.getName(), form.getDescription(), form.getCodeMode(), form.getRoleIds());
         try {
@@ -114,9 +109,6 @@ public class ServersServlet extends EditorServlet {
     }
 
     private McpServerConfig find(Caller caller, Long id) {
-        if (id == null) {
-            return null;
-        }
         try {
             return workspaces.serverInWorkspace(caller, id);
         } catch (IllegalArgumentException e) {

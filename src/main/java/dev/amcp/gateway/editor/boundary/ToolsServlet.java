@@ -41,52 +41,34 @@ public class ToolsServlet extends EditorServlet {
     @Inject
     ToolExecutor executor;
 
+    private final EditorRoutes<McpTool> routes = EditorRoutes.<McpTool>numbered((caller, id) -> toolOf(tools, caller, id))
+            .get("", this::list)
+            .get("new", this::blank)
+            .post("new", (request, response, caller) -> save(request, response, caller, null))
+            .getItem("", this::show)
+            .postItem("", this::save)
+            .postItem("delete", this::delete)
+            .postItem("test", this::test);
+
     @Override
-    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
-        Caller caller = caller(request);
-        String path = request.getPathInfo();
-        if (path == null || "/".equals(path)) {
-            list(request, response, caller);
-            return;
-        }
-        if ("/new".equals(path)) {
-            HttpToolForm form = new HttpToolForm();
-            String server = request.getParameter("server");
-            form.setServer(server == null ? "" : server);
-            showForm(request, response, caller, form, null, Map.of(), null);
-            return;
-        }
-        McpTool tool = toolOf(tools, caller, EditorRequests.idOf(path));
-        if (tool == null || !EditorRequests.actionOf(path).isEmpty()) {
-            notFound(request, response);
-            return;
-        }
+    protected EditorRoutes<?> routes() {
+        return routes;
+    }
+
+    private void blank(HttpServletRequest request, HttpServletResponse response, Caller caller) throws ServletException, IOException {
+        HttpToolForm form = new HttpToolForm();
+        String server = request.getParameter("server");
+        form.setServer(server == null ? "" : server);
+        showForm(request, response, caller, form, null, Map.of(), null);
+    }
+
+    private void show(HttpServletRequest request, HttpServletResponse response, Caller caller, McpTool tool)
+            throws ServletException, IOException {
         if (tool.isCodeTool()) {
             EditorRequests.redirect(request, response, "/admin/code-tools/" + tool.getId());
             return;
         }
         showForm(request, response, caller, formOf(caller, tool), tool, Map.of(), null);
-    }
-
-    @Override
-    protected void doPost(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
-        Caller caller = caller(request);
-        String path = request.getPathInfo();
-        if ("/new".equals(path)) {
-            save(request, response, caller, null);
-            return;
-        }
-        McpTool tool = toolOf(tools, caller, EditorRequests.idOf(path));
-        if (tool == null) {
-            notFound(request, response);
-            return;
-        }
-        switch (EditorRequests.actionOf(path)) {
-            case "" -> save(request, response, caller, tool);
-            case "delete" -> delete(request, response, caller, tool);
-            case "test" -> test(request, response, caller, tool);
-            default -> notFound(request, response);
-        }
     }
 
     private void list(HttpServletRequest request, HttpServletResponse response, Caller caller) throws ServletException, IOException {

@@ -1,9 +1,14 @@
 package dev.amcp.gateway.editor.control;
 
 import dev.amcp.gateway.editor.entity.NavItem;
+import dev.amcp.gateway.governance.entity.Caller;
 import java.util.List;
 
-/** The editor's navigation: the workspace's servers, tools and keys, then code mode's runs, proposals and license. */
+/**
+ * The editor's navigation: the workspace's servers, tools and keys, then code mode's runs, proposals and license.
+ * An entry is shown only to those it is for ({@link #shownTo(Caller)}); the services' gates still decide what anyone
+ * may do, so a hidden entry is a courtesy, never the protection.
+ */
 public final class Navigation {
 
     public static final List<NavItem> ITEMS = List.of(
@@ -16,4 +21,9 @@ public final class Navigation {
             new NavItem("license", "nav.license", "/admin/license"));
 
     private Navigation() {}
+
+    /** The entries this person sees, in order. */
+    public static List<NavItem> shownTo(Caller caller) {
+        return ITEMS.stream().filter(item -> caller != null && item.isShownTo(caller)).toList();
+    }
 }

@@ -6,19 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.amcp.gateway.it.Deployments;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
-import java.io.StringReader;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
@@ -31,53 +25,24 @@ import org.openqa.selenium.WebElement;
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
-class EditorBrowserIT {
+class EditorBrowserIT extends EditorBrowserSetup {
 
-    private static final HttpClient HTTP = HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1).connectTimeout(java.time.Duration.ofSeconds(10))
-            .followRedirects(HttpClient.Redirect.NEVER).build();
-    private static String base;
     private static JsonObject tenant;
-    private static Browser browser;
 
     @Deployment(testable = false)
     static WebArchive deployment() {
         return Deployments.gateway();
     }
 
-    @BeforeAll
-    static void start() throws Exception {
-        base = "http://127.0.0.1:" + System.getProperty("it.http.port", "9180");
-        browser = new Browser(base);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (browser != null) {
-            browser.close();
-        }
-    }
-
     private static JsonObject tenant() throws Exception {
         if (tenant == null) {
-            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/it-seed/editor-tenant"))
-                    .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
-            assertEquals(200, r.statusCode(), r.body());
-            tenant = Json.createReader(new StringReader(r.body())).readObject();
+            tenant = seedTenant("");
         }
         return tenant;
     }
 
     private static void loginAs(String role) throws Exception {
-        browser.login(tenant().getString(role), tenant().getString("password"));
-    }
-
-    private static HttpResponse<String> get(String path, String... headers) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(java.time.Duration.ofSeconds(60)).GET();
-        for (int i = 0; i < headers.length; i += 2) {
-            b.header(headers[i], headers[i + 1]);
-        }
-        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        signIn(tenant(), role);
     }
 
     @Test
@@ -176,15 +141,13 @@ class EditorBrowserIT {
         browser.open("/admin/servers/new");
         browser.type("#name", "Forged");
         browser.type("#slug", "forged");
-        browser.driver.executeScript("document.querySelector('#server-form input[name=_csrf]').value = 'forged-token'");
+        forgeCsrf("#server-form");
         browser.click("#save");
         assertTrue(browser.text("#error-message").length() > 0);
         browser.open("/admin/servers");
         assertFalse(browser.text("#servers-table").contains("/mcp/forged"), "nothing was saved");
 
-        HttpResponse<String> noSession = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/admin/lang"))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString("lang=de")).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> noSession = postForm("/admin/lang", null, "lang", "de");
         assertEquals(403, noSession.statusCode());
     }
 
@@ -238,20 +201,6 @@ class EditorBrowserIT {
     private static boolean notDeleted(String cookie) {
         String value = cookie.substring(cookie.indexOf('=') + 1);
         return !value.isEmpty() && !"\"\"".equals(value);
-    }
-
-    private static HttpResponse<String> postForm(String path, String cookie, String... fields) throws Exception {
-        StringBuilder body = new StringBuilder();
-        for (int i = 0; i < fields.length; i += 2) {
-            body.append(body.isEmpty() ? "" : "&").append(fields[i]).append('=')
-                    .append(java.net.URLEncoder.encode(fields[i + 1], java.nio.charset.StandardCharsets.UTF_8));
-        }
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(java.time.Duration.ofSeconds(60))
-                .header("Content-Type", "application/x-www-form-urlencoded").POST(HttpRequest.BodyPublishers.ofString(body.toString()));
-        if (cookie != null) {
-            b.header("Cookie", cookie);
-        }
-        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     @Test

@@ -6,20 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.amcp.gateway.governance.TestLicenses;
 import dev.amcp.gateway.it.Deployments;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
-import java.io.StringReader;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
@@ -36,12 +30,7 @@ import org.openqa.selenium.support.ui.Select;
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
-class EditorCodeModeBrowserIT {
-
-    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(10)).build();
-    private static String base;
-    private static Browser browser;
+class EditorCodeModeBrowserIT extends EditorBrowserSetup {
 
     @Deployment(testable = false)
     static WebArchive deployment() {
@@ -49,26 +38,10 @@ class EditorCodeModeBrowserIT {
         return Deployments.gateway();
     }
 
-    @BeforeAll
-    static void start() throws Exception {
-        base = "http://127.0.0.1:" + System.getProperty("it.http.port", "9180");
-        browser = new Browser(base);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (browser != null) {
-            browser.close();
-        }
-    }
-
     /** A fresh workspace, signed in as its admin. */
     private static JsonObject signedInTenant() throws Exception {
-        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/it-seed/editor-tenant/code"))
-                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, r.statusCode(), r.body());
-        JsonObject tenant = Json.createReader(new StringReader(r.body())).readObject();
-        browser.login(tenant.getString("admin"), tenant.getString("password"));
+        JsonObject tenant = seedTenant("code");
+        signIn(tenant, "admin");
         return tenant;
     }
 
@@ -149,10 +122,7 @@ class EditorCodeModeBrowserIT {
             assertFalse(browser.present("#license-install"), "no install or remove form for a workspace admin");
 
             // The operator installs it in the editor: a bad document is refused with the reason, a signed one installed.
-            HttpResponse<String> seeded = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/it-seed/editor-tenant/operator"))
-                    .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
-            assertEquals(200, seeded.statusCode(), seeded.body());
-            JsonObject operator = Json.createReader(new StringReader(seeded.body())).readObject();
+            JsonObject operator = seedOperator();
             browser.login(operator.getString("username"), operator.getString("password"));
             browser.open("/admin/license");
             assertFalse(browser.present("#license-operator-note"));
