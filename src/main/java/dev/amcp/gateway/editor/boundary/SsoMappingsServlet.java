@@ -1,7 +1,6 @@
 package dev.amcp.gateway.editor.boundary;
 
 import dev.amcp.gateway.editor.control.OidcCodeFlow;
-import dev.amcp.gateway.governance.control.GateRefusedException;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.platform.entity.ConflictException;
 import dev.amcp.gateway.workspace.control.SsoRoleMappings;
@@ -16,7 +15,7 @@ import java.util.Map;
 /**
  * The workspace's single sign-on mapping, for its admins: which values of the role claim give which role. Lists the
  * rows, adds one ({@code POST /admin/sso-mappings}) and deletes one ({@code POST /admin/sso-mappings/{id}/delete}); the
- * gate is on {@link SsoRoleMappings}, so other people get a 403 page.
+ * gate is on {@link SsoRoleMappings}, so other people get the routes' 403 page, and the entry is shown to admins only.
  */
 @WebServlet({"/admin/sso-mappings", "/admin/sso-mappings/*"})
 public class SsoMappingsServlet extends EditorServlet {
@@ -27,34 +26,23 @@ public class SsoMappingsServlet extends EditorServlet {
     @Inject
     OidcCodeFlow sso;
 
+    private final EditorRoutes<Long> routes = EditorRoutes.<Long>numbered((caller, id) -> id)
+            .get("", (request, response, caller) -> show(request, response, caller, "", "", Map.of(), null))
+            .post("", this::create)
+            .postItem("delete", this::delete);
+
     @Override
-    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
-        if (request.getPathInfo() != null && !"/".equals(request.getPathInfo())) {
+    protected EditorRoutes<?> routes() {
+        return routes;
+    }
+
+    private void delete(HttpServletRequest request, HttpServletResponse response, Caller caller, Long id) throws ServletException, IOException {
+        if (!mappings.delete(caller, id)) {
             notFound(request, response);
             return;
         }
-        show(request, response, caller(request), "", "", Map.of(), null);
-    }
-
-    @Override
-    protected void doPost(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
-        Caller caller = caller(request);
-        String path = request.getPathInfo();
-        try {
-            if (path == null || "/".equals(path)) {
-                create(request, response, caller);
-                return;
-            }
-            Long id = EditorRequests.idOf(path);
-            if (id == null || !"delete".equals(EditorRequests.actionOf(path)) || !mappings.delete(caller, id)) {
-                notFound(request, response);
-                return;
-            }
-            EditorRequests.flash(request, msg(request, "sso.mappings.deleted"));
-            EditorRequests.redirect(request, response, "/admin/sso-mappings");
-        } catch (GateRefusedException e) {
-            EditorRequests.renderError(request, response, HttpServletResponse.SC_FORBIDDEN, msg(request, "error.forbidden"));
-        }
+        EditorRequests.flash(request, msg(request, "sso.mappings.deleted"));
+        EditorRequests.redirect(request, response, "/admin/sso-mappings");
     }
 
     private void create(HttpServletRequest request, HttpServletResponse response, Caller caller) throws ServletException, IOException {
@@ -84,12 +72,7 @@ public class SsoMappingsServlet extends EditorServlet {
 
     private void show(HttpServletRequest request, HttpServletResponse response, Caller caller, String value, String role,
                       Map<String, String> errors, String formError) throws ServletException, IOException {
-        try {
-            request.setAttribute("mappings", mappings.list(caller));
-        } catch (GateRefusedException e) {
-            EditorRequests.renderError(request, response, HttpServletResponse.SC_FORBIDDEN, msg(request, "error.forbidden"));
-            return;
-        }
+        request.setAttribute("mappings", mappings.list(caller)); // the gate's refusal is the routes' 403 page
         request.setAttribute("roles", workspaces.roles(caller.workspaceId()));
         request.setAttribute("ssoEnabled", sso.enabled());
         request.setAttribute("roleClaim", sso.roleClaim());

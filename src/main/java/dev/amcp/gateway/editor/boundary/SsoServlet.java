@@ -60,7 +60,7 @@ public class SsoServlet extends HttpServlet {
         try {
             pending = sso.start(sso.redirectUri(base));
         } catch (OidcCodeFlow.SignInFailed e) {
-            request.getSession().setAttribute(REFUSAL, e.reason());
+            EditorRequests.keepOnce(request, REFUSAL, e.reason());
             refused(request, response);
             return;
         }
@@ -79,13 +79,10 @@ public class SsoServlet extends HttpServlet {
     }
 
     private static void refused(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
-        HttpSession session = request.getSession(false);
-        Object refusal = session == null ? null : session.getAttribute(REFUSAL);
-        if (!(refusal instanceof Message message)) {
+        if (!(EditorRequests.takeOnce(request, REFUSAL) instanceof Message message)) {
             EditorRequests.redirect(request, response, EditorSecurity.LOGIN_PAGE);
             return;
         }
-        session.removeAttribute(REFUSAL);
         response.setStatus(HttpServletResponse.SC_FORBIDDEN);
         request.setAttribute("refusal", EditorMessages.get(EditorRequests.locale(request), message));
         EditorRequests.render(request, response, "sso-refused");
@@ -112,7 +109,7 @@ public class SsoServlet extends HttpServlet {
 
     /** Sends the browser to the refusal page, which shows this message once. */
     static AuthenticationStatus refuse(HttpServletRequest request, HttpMessageContext context, Message refusal) {
-        request.getSession().setAttribute(REFUSAL, refusal);
+        EditorRequests.keepOnce(request, REFUSAL, refusal);
         return context.redirect(request.getContextPath() + "/admin/sso/refused");
     }
 }

@@ -2,6 +2,7 @@ package dev.amcp.gateway.editor.control;
 
 import dev.amcp.gateway.editor.entity.NavItem;
 import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.governance.entity.Capability;
 import java.util.List;
 
 /**
@@ -15,7 +16,7 @@ public final class Navigation {
             new NavItem("servers", "nav.servers", "/admin/servers"),
             new NavItem("tools", "nav.tools", "/admin/tools"),
             new NavItem("keys", "nav.keys", "/admin/keys"),
-            new NavItem("sso", "nav.sso", "/admin/sso-mappings"),
+            new NavItem("sso", "nav.sso", "/admin/sso-mappings", caller -> caller.has(Capability.ADMIN)),
             new NavItem("runs", "nav.runs", "/admin/runs"),
             new NavItem("proposals", "nav.proposals", "/admin/proposals"),
             new NavItem("license", "nav.license", "/admin/license"));

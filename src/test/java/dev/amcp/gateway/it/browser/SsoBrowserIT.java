@@ -5,14 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.amcp.gateway.it.Deployments;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
-import java.io.StringReader;
 import java.net.InetAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -36,12 +30,10 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
-class SsoBrowserIT {
+class SsoBrowserIT extends EditorBrowserSetup {
 
     private static MockOAuth2Server provider;
-    private static String base;
     private static JsonObject tenant;
-    private static Browser browser;
 
     static String issuer() {
         return "http://127.0.0.1:" + System.getProperty("it.oidc.port", "18080") + "/amcp";
@@ -54,22 +46,14 @@ class SsoBrowserIT {
     }
 
     @BeforeAll
-    static void start() throws Exception {
+    static void startProvider() throws Exception {
         provider = new MockOAuth2Server(OAuth2Config.Companion.fromJson("{\"interactiveLogin\": true}"));
         provider.start(InetAddress.getByName("127.0.0.1"), Integer.parseInt(System.getProperty("it.oidc.port", "18080")));
-        base = "http://127.0.0.1:" + System.getProperty("it.http.port", "9180");
-        HttpResponse<String> seeded = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base + "/it-seed/sso"))
-                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, seeded.statusCode(), seeded.body());
-        tenant = Json.createReader(new StringReader(seeded.body())).readObject();
-        browser = new Browser(base);
+        tenant = seedTenant("");
     }
 
     @AfterAll
-    static void stop() {
-        if (browser != null) {
-            browser.close();
-        }
+    static void stopProvider() {
         if (provider != null) {
             provider.shutdown();
         }
@@ -78,21 +62,28 @@ class SsoBrowserIT {
     @Test
     void anAdminMapsAGroupAndAPersonOfItSignsInThroughTheProvidersPageWithThatRole() {
         String group = "team-" + UUID.randomUUID().toString().substring(0, 8);
-        browser.login(tenant.getString("admin"), tenant.getString("password"));
-        browser.open("/admin/sso-mappings");
+        signIn(tenant, "admin");
+        browser.click("#nav-sso");
         browser.type("#claimValue", group);
         browser.select("#role", "member");
         browser.click("#sso-mapping-add");
+        assertTrue(browser.text("#flash").contains(group), browser.text("#flash"));
         assertTrue(browser.text("#sso-mappings-table").contains(group), "the mapping is listed");
         browser.screenshot("sso-mappings");
 
-        // A CSRF-less post is refused.
-        browser.driver.executeScript("document.querySelector('#sso-mapping-form input[name=_csrf]').value = 'forged'");
         browser.type("#claimValue", group + "-forged");
+        forgeCsrf("#sso-mapping-form");
         browser.click("#sso-mapping-add");
-        assertTrue(browser.text("#error-message").length() > 0);
+        assertTrue(browser.text("#error-message").length() > 0, "a post without the session's token is refused");
         browser.open("/admin/sso-mappings");
         assertFalse(browser.text("#sso-mappings-table").contains(group + "-forged"));
+        browser.click("#logout");
+        browser.waitForPath("/admin/login");
+
+        signIn(tenant, "member");
+        assertFalse(browser.present("#nav-sso"), "the entry is for admins");
+        browser.open("/admin/sso-mappings");
+        assertTrue(browser.text("#error-message").length() > 0, "a member gets the 403 page");
         browser.click("#logout");
         browser.waitForPath("/admin/login");
 
