@@ -117,6 +117,8 @@ class SsoLoginIT {
         JsonObject user = userNamed(username);
         assertEquals("member", user.getString("role"));
         assertEquals(username + "@example.com", user.getString("email"));
+        HttpResponse<String> password = passwordLogin(client(), username, "any-password-at-all");
+        assertEquals(base + "/admin/login?error=true", location(password), "a person provisioned by SSO has no password");
 
         // Signing in again finds the same account by issuer and subject, and the role follows the mapping.
         String adminGroup = unique("g");
