@@ -2,15 +2,21 @@
 <%@ include file="_top.jspf" %>
 <section class="card narrow">
   <h1><fmt:message key="login.title"/></h1>
-  <c:if test="${not empty loginError}"><p class="form-error" role="alert" id="login-error"><fmt:message key="${loginError}"/></p></c:if>
+  <c:if test="${not empty loginError}"><p class="form-error" role="alert" id="login-error"><fmt:message key="${loginError}"><fmt:param value="${retrySeconds}"/></fmt:message></p></c:if>
   <c:if test="${loggedOut}"><p class="flash" role="status" id="logged-out"><fmt:message key="login.loggedOut"/></p></c:if>
-  <form method="post" action="${ctx}/admin/j_security_check" class="stack" id="login-form">
-    <input type="hidden" name="_csrf" value="${fn:escapeXml(csrf)}">
-    <label for="j_username"><fmt:message key="login.username"/></label>
-    <input id="j_username" name="j_username" autocomplete="username" required autofocus>
-    <label for="j_password"><fmt:message key="login.password"/></label>
-    <input id="j_password" name="j_password" type="password" autocomplete="current-password" required>
-    <button type="submit" class="primary" id="login-submit"><fmt:message key="login.submit"/></button>
-  </form>
+  <c:if test="${ssoEnabled}">
+    <p><a class="button primary" id="sso-start" href="${ctx}/admin/sso/start"><fmt:message key="login.sso"/></a></p>
+  </c:if>
+  <c:choose>
+    <c:when test="${localLogin}">
+      <%@ include file="_login-form.jspf" %>
+    </c:when>
+    <c:otherwise>
+      <details id="operator-login" ${not empty loginError ? 'open' : ''}>
+        <summary><fmt:message key="login.operatorOnly"/></summary>
+        <%@ include file="_login-form.jspf" %>
+      </details>
+    </c:otherwise>
+  </c:choose>
 </section>
 <%@ include file="_bottom.jspf" %>

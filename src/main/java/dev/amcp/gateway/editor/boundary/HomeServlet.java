@@ -17,18 +17,22 @@ public class HomeServlet extends EditorServlet {
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
         String path = request.getPathInfo();
         if ("/j_security_check".equals(path)) {
-            // Just signed in: go where the person wanted to go before the login page, if that is an editor page.
-            var session = request.getSession(false);
-            Object target = session == null ? null : session.getAttribute(EditorAuthenticationMechanism.TARGET);
-            if (session != null) {
-                session.removeAttribute(EditorAuthenticationMechanism.TARGET);
-            }
-            EditorRequests.redirect(request, response, LanguageServlet.safeReturnPath(target == null ? null : target.toString()));
+            redirectToTarget(request, response);
         } else if (path == null || "/".equals(path)) {
             EditorRequests.redirect(request, response, "/admin/servers");
         } else {
             notFound(request, response);
         }
+    }
+
+    /** Just signed in: go where the person wanted to go before the login page, if that is an editor page. */
+    static void redirectToTarget(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        var session = request.getSession(false);
+        Object target = session == null ? null : session.getAttribute(EditorAuthenticationMechanism.TARGET);
+        if (session != null) {
+            session.removeAttribute(EditorAuthenticationMechanism.TARGET);
+        }
+        EditorRequests.redirect(request, response, LanguageServlet.safeReturnPath(target == null ? null : target.toString()));
     }
 
     @Override

@@ -18,6 +18,7 @@ public final class Navigation {
             new NavItem("tools", "nav.tools", "/admin/tools"),
             new NavItem("imports", "nav.imports", "/admin/imports", caller -> caller.has(dev.amcp.gateway.governance.entity.Capability.ADMIN)),
             new NavItem("keys", "nav.keys", "/admin/keys"),
+            new NavItem("sso", "nav.sso", "/admin/sso-mappings", caller -> caller.has(Capability.ADMIN)),
             new NavItem("runs", "nav.runs", "/admin/runs"),
             new NavItem("proposals", "nav.proposals", "/admin/proposals"),
             new NavItem("users", "nav.users", "/admin/users", Navigation::admin),

@@ -21,8 +21,10 @@ public record AdminChange(Long actorUserId, String actorUsername, boolean actorO
     public static final String CODE_TOOL = "codeTool";
     public static final String PROPOSAL = "proposal";
     public static final String LICENSE = "license";
+    /** A row of a workspace's single sign-on role mapping. */
+    public static final String SSO_MAPPING = "ssoMapping";
     /** Every kind, as {@code ?kind=} accepts them. */
-    public static final List<String> KINDS = List.of(WORKSPACE, USER, ROLE, KEY, SERVER, TOOL, CODE_TOOL, PROPOSAL, LICENSE);
+    public static final List<String> KINDS = List.of(WORKSPACE, USER, ROLE, KEY, SERVER, TOOL, CODE_TOOL, PROPOSAL, LICENSE, SSO_MAPPING);
 
     public static final String CREATE = "create";
     public static final String UPDATE = "update";

@@ -111,6 +111,11 @@ public class RoleAdministration {
         if (keys > 0) {
             throw new ConflictException(Message.of("problem.role.keys", "Role ''{0}'' is the role of {1} live API key(s); revoke them first", name, keys));
         }
+        long mappings = em.createNamedQuery(dev.amcp.gateway.workspace.entity.SsoRoleMapping.COUNT_BY_ROLE, Long.class)
+                .setParameter("roleId", role.getId()).getSingleResult();
+        if (mappings > 0) {
+            throw new ConflictException("Role '" + name + "' is the role of " + mappings + " single sign-on mapping(s); delete or change them first");
+        }
         // revoked keys that named the role keep their row for the record, without it
         em.createQuery("update ApiKey k set k.roleId = null where k.roleId = :roleId").setParameter("roleId", role.getId()).executeUpdate();
         changes.fire(AdminChange.inWorkspace(caller, AdminChange.ROLE, role.getName(), AdminChange.DELETE, AdminSnapshots.of(role), null));

@@ -164,17 +164,27 @@ public class WorkspaceService {
      * across the instance), the password's length when one is given, the email's form when one is given.
      */
     public void checkNewAccount(String username, String password, String email) {
-        if (username == null || !USERNAME.matcher(username).matches()) {
+        if (!isUsername(username)) {
             throw new InvalidInputException(Message.of("problem.user.username", "Username must be 2 to 100 letters, digits or . _ @ -"));
         }
-        if (em.createNamedQuery(UserAccount.BY_USERNAME, UserAccount.class).setParameter("username", username)
-                .getResultStream().findAny().isPresent()) {
+        if (usernameTaken(username)) {
             throw new ConflictException(Message.of("problem.user.taken", "Username ''{0}'' is already taken", username));
         }
         checkPassword(password);
         if (email != null && (email.length() > 320 || !EMAIL.matcher(email).matches())) {
             throw new InvalidInputException(Message.of("problem.user.email", "Email must look like name@domain and have at most 320 characters"));
         }
+    }
+
+    /** Whether a user name has the form {@link #checkNewAccount} accepts (2 to 100 letters, digits or {@code . _ @ -}). */
+    public static boolean isUsername(String username) {
+        return username != null && USERNAME.matcher(username).matches();
+    }
+
+    /** Whether an account (of any workspace, or an operator) has this user name. */
+    public boolean usernameTaken(String username) {
+        return em.createNamedQuery(UserAccount.BY_USERNAME, UserAccount.class).setParameter("username", username)
+                .getResultStream().findAny().isPresent();
     }
 
     /** Refuses a password shorter than 8 characters; {@code null} (no password) passes. */

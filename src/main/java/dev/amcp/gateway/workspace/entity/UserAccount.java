@@ -22,11 +22,13 @@ import java.time.Instant;
 @NamedQuery(name = UserAccount.BY_USERNAME, query = "select u from UserAccount u where u.username = :username")
 @NamedQuery(name = UserAccount.BY_WORKSPACE, query = "select u from UserAccount u where u.workspaceId = :workspaceId order by u.username")
 @NamedQuery(name = UserAccount.OPERATOR_COUNT, query = "select count(u) from UserAccount u where u.operator = true")
+@NamedQuery(name = UserAccount.BY_SSO, query = "select u from UserAccount u where u.ssoIssuer = :issuer and u.ssoSubject = :subject")
 public class UserAccount {
 
     public static final String BY_USERNAME = "UserAccount.byUsername";
     public static final String OPERATOR_COUNT = "UserAccount.operatorCount";
     public static final String BY_WORKSPACE = "UserAccount.byWorkspace";
+    public static final String BY_SSO = "UserAccount.bySso";
 
     @Id
     @GeneratedValue(strategy = GenerationType.IDENTITY)
@@ -55,6 +57,13 @@ public class UserAccount {
     private boolean operator;
 
     private boolean enabled = true;
+
+    /** The OpenID provider and its subject for a person provisioned by single sign-on; {@code null} otherwise. */
+    @Column(name = "sso_issuer")
+    private String ssoIssuer;
+
+    @Column(name = "sso_subject")
+    private String ssoSubject;
 
     @Column(name = "created_at", insertable = false, updatable = false)
     private Instant createdAt;
@@ -89,4 +98,12 @@ public class UserAccount {
     public boolean isEnabled() { return enabled; }
     public void setEnabled(boolean enabled) { this.enabled = enabled; }
     public Instant getCreatedAt() { return createdAt; }
+    public String getSsoIssuer() { return ssoIssuer; }
+    public String getSsoSubject() { return ssoSubject; }
+
+    /** Links the account to an OpenID provider's account, for good. */
+    public void linkSso(String issuer, String subject) {
+        this.ssoIssuer = issuer;
+        this.ssoSubject = subject;
+    }
 }
