@@ -16,8 +16,7 @@ import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.platform.control.Settings;
 import dev.amcp.gateway.tools.control.CallContext;
 import dev.amcp.gateway.workspace.boundary.BearerAuthFilter;
-import dev.amcp.gateway.workspace.control.ApiKeyAuthenticator;
-import dev.amcp.gateway.workspace.control.ApiKeyService;
+import dev.amcp.gateway.workspace.control.BearerAuthenticator;
 import dev.amcp.gateway.workspace.control.ServerDirectory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -65,7 +64,7 @@ public class McpResource {
     private static final Logger LOG = Logger.getLogger(McpResource.class.getName());
 
     @Inject
-    ApiKeyAuthenticator apiKeys;
+    BearerAuthenticator bearer;
 
     @Inject
     ServerDirectory servers;
@@ -128,17 +127,15 @@ public class McpResource {
         if (headers.getLength() > maxBody) {
             return tooLarge(maxBody);
         }
-        String authorization = headers.getHeaderString(HttpHeaders.AUTHORIZATION);
-        Optional<Caller> authenticated = apiKeys.authenticate(authorization);
-        if (authenticated.isEmpty()) {
-            return BearerAuthFilter.unauthorized(authorization);
+        String endpoint = slug == null ? "/mcp" : "/mcp/" + slug;
+        BearerAuthenticator.Outcome outcome = bearer.authenticate(headers.getHeaderString(HttpHeaders.AUTHORIZATION), endpoint);
+        if (!(outcome instanceof BearerAuthenticator.Accepted accepted)) {
+            return BearerAuthFilter.refused((BearerAuthenticator.Refused) outcome);
         }
-        Caller caller = authenticated.get();
-        String endpoint;
+        Caller caller = accepted.caller();
         String title;
         if (slug == null) {
             caller = caller.withScope(CallScope.sharedEndpoint());
-            endpoint = "/mcp";
             title = "shared";
         } else {
             long workspaceId = caller.workspaceId();
@@ -149,7 +146,6 @@ public class McpResource {
                 return error(404, McpError.INVALID_REQUEST, "No MCP server '" + clip(slug) + "' is available to this key");
             }
             caller = caller.withScope(CallScope.server(server.get().id()));
-            endpoint = "/mcp/" + slug;
             title = server.get().name();
         }
         String versionHeader = headers.getHeaderString(VERSION_HEADER);
@@ -161,11 +157,11 @@ public class McpResource {
                         + "'; supported: " + String.join(", ", ProtocolVersion.SUPPORTED));
             }
         }
-        String bearer = ApiKeyService.bearerToken(authorization).orElseThrow();
+        String credential = accepted.sessionCredential();
         String sessionHeader = headers.getHeaderString(SESSION_HEADER);
         McpSessions.Session session = null;
         if (sessionHeader != null) {
-            session = sessions.verify(sessionHeader.strip(), caller, endpoint, bearer).orElse(null);
+            session = sessions.verify(sessionHeader.strip(), caller, endpoint, credential).orElse(null);
             if (session == null) {
                 return error(404, McpError.INVALID_REQUEST, "Unknown or expired MCP session; initialize again");
             }
@@ -221,7 +217,7 @@ public class McpResource {
             }
             Exchange init = new Exchange(caller, exchange.shared(), endpoint, title, negotiated, tag);
             return Response.ok(protocol.answer(init, message, null).toString(), MediaType.APPLICATION_JSON_TYPE)
-                    .header(SESSION_HEADER, sessions.issue(negotiated, caller, endpoint, bearer)).build();
+                    .header(SESSION_HEADER, sessions.issue(negotiated, caller, endpoint, credential)).build();
         }
         JsonValue progressToken = progressToken(message);
         if (progressToken != null && accept != null && accept.toLowerCase(Locale.ROOT).contains(SSE)) {
