@@ -9,6 +9,8 @@ import dev.amcp.gateway.workspace.entity.ProtectedResourceMetadata;
 import dev.amcp.gateway.workspace.entity.VerifiedJwt;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Startup;
 import jakarta.inject.Inject;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -103,6 +105,17 @@ public class BearerAuthenticator {
         userClaim = settings.get(USER_CLAIM_SETTING, DEFAULT_USER_CLAIM).strip();
         scope = settings.get(SCOPE_SETTING, DEFAULT_SCOPE).strip();
         users = new ShortCache<>(settings, AccessChanges::generation);
+    }
+
+    /**
+     * Reads the settings at start, so a malformed {@value OidcIssuer#ISSUER_SETTING} or {@value #PUBLIC_URL_SETTING}
+     * stops the application's start with the setting's name instead of failing every MCP request.
+     */
+    void checkOnStart(@Observes Startup startup) {
+        if (oauthEnabled()) {
+            LOG.info("OAuth for MCP clients is on: tokens of " + provider.issuer() + " for resources under " + publicUrl
+                    + (audience == null ? "" : " (audience " + audience + ")") + ", scope " + scope + ", user claim " + userClaim);
+        }
     }
 
     /** Whether MCP clients may sign in with OAuth access tokens. */
