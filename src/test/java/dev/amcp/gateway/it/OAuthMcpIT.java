@@ -214,6 +214,10 @@ class OAuthMcpIT {
         HttpRequest key = benchmarkCall(t.getString("adminKey"));
         HttpRequest token = benchmarkCall(token(t.getString("workspace") + "-admin", resource("/mcp/main")));
         StringBuilder report = new StringBuilder();
+        for (HttpRequest first : List.of(direct, key, token)) {
+            HttpResponse<String> r = McpHttp.HTTP.send(first, HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, r.statusCode(), r.body());
+        }
         for (HttpRequest warm : List.of(direct, key, token)) {
             McpBenchmarkIT.run(warm, McpBenchmarkIT.WARMUP);
         }

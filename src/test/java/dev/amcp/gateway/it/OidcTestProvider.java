@@ -34,6 +34,14 @@ public final class OidcTestProvider implements AutoCloseable {
             provider.close();
             throw new IllegalStateException("the provider's issuer is " + provider.server.issuerUrl(ISSUER_ID) + ", not " + ISSUER);
         }
+        // answer once before the gateway asks: a cold provider on a loaded machine can outlast the gateway's 5 s timeout
+        for (String url : List.of(provider.server.wellKnownUrl(ISSUER_ID).toString(), provider.server.jwksUrl(ISSUER_ID).toString())) {
+            HttpResponse<String> r = McpHttp.HTTP.send(HttpRequest.newBuilder(URI.create(url)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() != 200) {
+                provider.close();
+                throw new IllegalStateException(url + ": " + r.statusCode());
+            }
+        }
         return provider;
     }
 
