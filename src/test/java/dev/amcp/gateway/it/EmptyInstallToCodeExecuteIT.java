@@ -34,17 +34,7 @@ class EmptyInstallToCodeExecuteIT {
     @Test
     void operatorWorkspaceAdminRoleUserKeyAndCodeExecute() throws Exception {
         String slug = "e2e-" + OperatorIT.suffix();
-        HttpResponse<String> workspace = send("POST", "/api/workspaces", Operators.API_KEY,
-                "{\"slug\":\"" + slug + "\",\"name\":\"End to end\",\"admin\":{\"username\":\"" + slug + "-admin\"}}");
-        assertEquals(201, workspace.statusCode(), workspace.body());
-        String admin = OperatorIT.json(workspace).getJsonObject("admin").getString("apiKey");
-
-        ok(send("POST", "/api/servers", admin, "{\"slug\":\"main\",\"name\":\"Main\",\"codeMode\":\"inline\"}"), 201);
-        ok(send("POST", "/api/tools", admin, "{\"server\":\"main\",\"name\":\"echo\",\"description\":\"Echoes an id\","
-                + "\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]},"
-                + "\"endpointMapping\":{\"method\":\"GET\",\"url\":\"${AMCP_UPSTREAM_IT}/echo/{id}\"}}"), 201);
-        ok(send("PUT", "/api/roles/member", admin, "{\"capabilities\":[\"tools.write\",\"inlineCode\"]}"), 200);
-        ok(send("POST", "/api/users", admin, "{\"username\":\"" + slug + "-ada\",\"role\":\"member\"}"), 201);
+        String admin = workspaceWithCodeMode(APP, slug);
         String key = OperatorIT.json(send("POST", "/api/users/" + slug + "-ada/keys", admin, "{\"name\":\"Ada\"}")).getString("key");
 
         HttpResponse<String> call = McpHttp.post(APP + "/mcp/main", key, McpHttp.request(2, "tools/call",
@@ -57,6 +47,25 @@ class EmptyInstallToCodeExecuteIT {
         HttpResponse<String> refused = McpHttp.post(APP + "/mcp/main", key, McpHttp.request(3, "tools/call",
                 "{\"name\":\"code_execute\",\"arguments\":{\"code\":\"return 1;\"}}"));
         assertTrue(refused.body().contains("\"error\"") && refused.body().contains("Unknown tool: 'code_execute'"), refused.body());
+    }
+
+    /**
+     * The operator's and the admin's part over REST, on the deployment at {@code app}: workspace {@code slug} with its
+     * admin, server "main" in inline code mode, tool "echo" over the test upstream, {@code inlineCode} for the member
+     * role and the member {@code <slug>-ada}. Answers the admin's key.
+     */
+    static String workspaceWithCodeMode(String app, String slug) throws Exception {
+        HttpResponse<String> workspace = OperatorIT.send("POST", app + "/api/workspaces", Operators.API_KEY,
+                "{\"slug\":\"" + slug + "\",\"name\":\"End to end\",\"admin\":{\"username\":\"" + slug + "-admin\"}}");
+        assertEquals(201, workspace.statusCode(), workspace.body());
+        String admin = OperatorIT.json(workspace).getJsonObject("admin").getString("apiKey");
+        ok(OperatorIT.send("POST", app + "/api/servers", admin, "{\"slug\":\"main\",\"name\":\"Main\",\"codeMode\":\"inline\"}"), 201);
+        ok(OperatorIT.send("POST", app + "/api/tools", admin, "{\"server\":\"main\",\"name\":\"echo\",\"description\":\"Echoes an id\","
+                + "\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]},"
+                + "\"endpointMapping\":{\"method\":\"GET\",\"url\":\"${AMCP_UPSTREAM_IT}/echo/{id}\"}}"), 201);
+        ok(OperatorIT.send("PUT", app + "/api/roles/member", admin, "{\"capabilities\":[\"tools.write\",\"inlineCode\"]}"), 200);
+        ok(OperatorIT.send("POST", app + "/api/users", admin, "{\"username\":\"" + slug + "-ada\",\"role\":\"member\"}"), 201);
+        return admin;
     }
 
     static void ok(HttpResponse<String> response, int status) {

@@ -19,8 +19,7 @@ import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.platform.control.Settings;
 import dev.amcp.gateway.tools.control.CallContext;
 import dev.amcp.gateway.workspace.boundary.BearerAuthFilter;
-import dev.amcp.gateway.workspace.control.ApiKeyAuthenticator;
-import dev.amcp.gateway.workspace.control.ApiKeyService;
+import dev.amcp.gateway.workspace.control.BearerAuthenticator;
 import dev.amcp.gateway.workspace.control.ServerDirectory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -74,7 +73,7 @@ public class McpResource {
     private static final Logger LOG = Logger.getLogger(McpResource.class.getName());
 
     @Inject
-    ApiKeyAuthenticator apiKeys;
+    BearerAuthenticator bearer;
 
     @Inject
     ServerDirectory servers;
@@ -141,11 +140,11 @@ public class McpResource {
             return tooLarge(maxBody);
         }
         String authorization = headers.getHeaderString(HttpHeaders.AUTHORIZATION);
-        Optional<Caller> authenticated = apiKeys.authenticate(authorization);
-        if (authenticated.isEmpty()) {
-            return BearerAuthFilter.unauthorized(authorization);
+        BearerAuthenticator.Outcome outcome = bearer.authenticate(authorization, slug == null ? "/mcp" : "/mcp/" + slug);
+        if (!(outcome instanceof BearerAuthenticator.Accepted accepted)) {
+            return BearerAuthFilter.refused((BearerAuthenticator.Refused) outcome);
         }
-        Optional<Endpoint> resolved = endpoint(slug, authenticated.get());
+        Optional<Endpoint> resolved = endpoint(slug, accepted.caller());
         if (resolved.isEmpty()) {
             return error(404, McpError.INVALID_REQUEST, "No MCP server '" + clip(slug) + "' is available to this key");
         }
@@ -156,11 +155,11 @@ public class McpResource {
         ProtocolVersion headerVersion = versionHeader == null ? null : ProtocolVersion.of(versionHeader.strip());
         boolean unsupported = versionHeader != null && headerVersion == null; // answered once the body's id is known
         boolean stateless = headerVersion != null && headerVersion.stateless();
-        String bearer = ApiKeyService.bearerToken(authorization).orElseThrow();
+        String credential = accepted.sessionCredential();
         String sessionHeader = stateless || unsupported ? null : headers.getHeaderString(SESSION_HEADER);
         McpSessions.Session session = null;
         if (sessionHeader != null) {
-            session = sessions.verify(sessionHeader.strip(), caller, endpoint, bearer).orElse(null);
+            session = sessions.verify(sessionHeader.strip(), caller, endpoint, credential).orElse(null);
             if (session == null) {
                 return error(404, McpError.INVALID_REQUEST, "Unknown or expired MCP session; initialize again");
             }
@@ -193,8 +192,10 @@ public class McpResource {
         }
         if (stateless) {
             return stateless(new Exchange(caller, slug == null, endpoint, title, headerVersion, "-"), headers, parsed, accept,
-                    () -> apiKeys.authenticate(authorization).flatMap(c -> endpoint(slug, c)).map(e ->
-                            new Exchange(e.caller(), slug == null, e.path(), e.title(), ProtocolVersion.V2026_07_28, "-")));
+                    () -> bearer.authenticate(authorization, endpoint) instanceof BearerAuthenticator.Accepted again
+                            ? endpoint(slug, again.caller()).map(e ->
+                                    new Exchange(e.caller(), slug == null, e.path(), e.title(), ProtocolVersion.V2026_07_28, "-"))
+                            : Optional.empty());
         }
         if (headerVersion == null && metaVersion(parsed) != null) {
             return json(400, JsonRpcMessage.error(McpError.headerMismatch("The " + VERSION_HEADER + " header is required when _meta names "
@@ -228,7 +229,7 @@ public class McpResource {
             }
             Exchange init = new Exchange(caller, exchange.shared(), endpoint, title, negotiated, tag);
             return Response.ok(protocol.answer(init, message, null).toString(), MediaType.APPLICATION_JSON_TYPE)
-                    .header(SESSION_HEADER, sessions.issue(negotiated, caller, endpoint, bearer)).build();
+                    .header(SESSION_HEADER, sessions.issue(negotiated, caller, endpoint, credential)).build();
         }
         JsonValue progressToken = progressToken(message);
         if (progressToken != null && accept != null && accept.toLowerCase(Locale.ROOT).contains(SSE)) {

@@ -83,7 +83,9 @@ public class McpProtocol {
         }
 
         public String requestKey(JsonValue id) {
-            return "ws:" + caller.workspaceId() + "/key:" + caller.apiKeyId() + "/session:" + sessionTag + "/id:" + id;
+            // a caller with an OAuth token has no key: its user tells it apart
+            String who = caller.apiKeyId() != null ? "/key:" + caller.apiKeyId() : "/user:" + caller.userId();
+            return "ws:" + caller.workspaceId() + who + "/session:" + sessionTag + "/id:" + id;
         }
     }
 

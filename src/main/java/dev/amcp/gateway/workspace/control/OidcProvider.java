@@ -124,8 +124,8 @@ public final class OidcProvider {
             throw new JwtRejected(Reason.MALFORMED, "Tokens signed with " + header.getAlgorithm() + " are not accepted");
         }
         List<JWK> candidates = candidates(currentKeys(), header);
-        if (candidates.isEmpty() && refetchAllowed()) {
-            candidates = candidates(fetchKeys(), header);
+        if (candidates.isEmpty()) {
+            candidates = candidatesAfterRotation(header);
         }
         if (candidates.isEmpty()) {
             throw new JwtRejected(Reason.SIGNATURE, "No signing key of " + issuer + " matches the token"
@@ -201,31 +201,54 @@ public final class OidcProvider {
         return out;
     }
 
+    /** The keys to check a token with: the kept ones while fresh, else fetched again (the kept ones if that fails). */
     private List<JWK> currentKeys() throws JwtRejected {
         Keys known = keys;
-        if (known != null && clock.instant().isBefore(known.fetchedAt().plus(Duration.ofMinutes(KEYS_MAX_AGE_MINUTES)))) {
+        if (fresh(known)) {
             return known.keys();
         }
-        if (!refetchAllowed()) {
-            if (known == null) {
-                throw unavailable("The signing keys of " + issuer + " could not be fetched; the next try is at most "
-                        + MIN_REFETCH_SECONDS + " s after the last");
+        synchronized (this) {
+            known = keys; // another thread may have fetched them while this one waited
+            if (fresh(known)) {
+                return known.keys();
             }
-            return known.keys();
-        }
-        try {
-            return fetchKeys();
-        } catch (JwtRejected e) {
-            if (known == null) {
-                throw e;
+            if (!refetchAllowed()) {
+                if (known == null) {
+                    throw unavailable("The signing keys of " + issuer + " could not be fetched; the next try is at most "
+                            + MIN_REFETCH_SECONDS + " s after the last");
+                }
+                return known.keys();
             }
-            LOG.log(Level.WARNING, "Keeping the signing keys of {0} fetched at {1}: {2}",
-                    new Object[] {issuer, known.fetchedAt(), e.getMessage()});
-            return known.keys();
+            try {
+                return fetchKeys();
+            } catch (JwtRejected e) {
+                if (known == null) {
+                    throw e;
+                }
+                LOG.log(Level.WARNING, "Keeping the signing keys of {0} fetched at {1}: {2}",
+                        new Object[] {issuer, known.fetchedAt(), e.getMessage()});
+                return known.keys();
+            }
         }
     }
 
-    private synchronized boolean refetchAllowed() {
+    /**
+     * No kept key fits the token: the provider may have rotated its keys, so fetch them again, unless that happened
+     * less than {@value #MIN_REFETCH_SECONDS} s ago. A thread that waited here for another's fetch uses its result.
+     */
+    private synchronized List<JWK> candidatesAfterRotation(JWSHeader header) throws JwtRejected {
+        List<JWK> candidates = candidates(keys == null ? List.of() : keys.keys(), header);
+        if (candidates.isEmpty() && refetchAllowed()) {
+            candidates = candidates(fetchKeys(), header);
+        }
+        return candidates;
+    }
+
+    private boolean fresh(Keys known) {
+        return known != null && clock.instant().isBefore(known.fetchedAt().plus(Duration.ofMinutes(KEYS_MAX_AGE_MINUTES)));
+    }
+
+    private boolean refetchAllowed() {
         return lastKeyFetch == null || !clock.instant().isBefore(lastKeyFetch.plusSeconds(MIN_REFETCH_SECONDS));
     }
 

@@ -54,6 +54,7 @@ class OidcProviderTest {
     final MutableClock clock = new MutableClock(Instant.parse("2026-12-01T12:00:00Z"));
     RSAKey rsa;
     OidcProvider provider;
+    volatile long keyDelayMs;
 
     @BeforeEach
     void start() throws Exception {
@@ -65,8 +66,14 @@ class OidcProviderTest {
         });
         server.createContext("/realms/test/keys", exchange -> {
             keyFetches.incrementAndGet();
+            try {
+                Thread.sleep(keyDelayMs); // a slow provider widens the window in which other threads arrive
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             respond(exchange, published.get().toString(true));
         });
+        server.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
         server.start();
         rsa = new RSAKeyGenerator(2048).keyID("k1").generate();
         published.set(new JWKSet(rsa));
@@ -197,6 +204,44 @@ class OidcProviderTest {
         clock.advance(OidcProvider.MIN_REFETCH_SECONDS);
         assertEquals(Reason.SIGNATURE, rejection(sign(rsa, JWSAlgorithm.RS256, claims().build())));
         assertEquals(3, keyFetches.get());
+    }
+
+    @Test
+    void concurrentFirstTokensAndRotationsShareOneFetch() throws Exception {
+        keyDelayMs = 300;
+        assertEquals(8, verifyConcurrently(sign(rsa, JWSAlgorithm.RS256, claims().build())));
+        assertEquals(1, discoveryFetches.get());
+        assertEquals(1, keyFetches.get());
+        RSAKey rotated = new RSAKeyGenerator(2048).keyID("k2").generate();
+        published.set(new JWKSet(rotated));
+        clock.advance(OidcProvider.MIN_REFETCH_SECONDS);
+        assertEquals(8, verifyConcurrently(sign(rotated, JWSAlgorithm.RS256, claims().build())));
+        assertEquals(2, keyFetches.get());
+    }
+
+    /** Verifies the token on 8 threads released together; answers how many were accepted. */
+    int verifyConcurrently(String token) throws Exception {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        List<java.util.concurrent.Future<Boolean>> results = new java.util.ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            results.add(pool.submit(() -> {
+                go.await();
+                try {
+                    provider.verify(token, AUDIENCE);
+                    return true;
+                } catch (JwtRejected e) {
+                    return false;
+                }
+            }));
+        }
+        go.countDown();
+        int accepted = 0;
+        for (java.util.concurrent.Future<Boolean> result : results) {
+            accepted += result.get() ? 1 : 0;
+        }
+        pool.shutdown();
+        return accepted;
     }
 
     @Test
