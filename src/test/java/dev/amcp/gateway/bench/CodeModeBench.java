@@ -210,12 +210,14 @@ public final class CodeModeBench {
      * connection is kept alive as every SDK keeps it) and the plain socket client (one kept-alive socket, TCP_NODELAY).
      * For each: a warm-up (reported), {@code code_execute return 1} back to back and paced, {@code tools/call
      * customer_get}, and one {@code code_execute} making 100 sequential {@code amcp.run} against 100 sequential client
-     * calls. Prints one table with the issue's targets beside the figures.
+     * calls; for the socket client also back to back and paced with a new connection per call. About 720 code runs in
+     * all with the defaults, so that with the load section (200) a fresh demo workspace stays within its 1,000 runs a
+     * month. Prints one table with the issue's targets beside the figures.
      */
     void users() throws Exception {
         int warmCalls = opt("users-warmup-calls", 2000);
-        int warmRuns = opt("users-warmup-runs", 60);
-        int runs = opt("users-runs", 200);
+        int warmRuns = opt("users-warmup-runs", 30);
+        int runs = opt("users-runs", 150);
         int paced = opt("users-paced-runs", 100);
         int gapMs = opt("latency-gap-ms", 100);
         int calls = opt("users-calls", 1000);
@@ -262,6 +264,23 @@ public final class CodeModeBench {
                     }
                     clientCalls[r] = System.nanoTime() - t0;
                 }
+                if (c instanceof SocketUserClient sc) {
+                    // The same calls, each on a new connection: a kept-alive connection costs nothing extra, the pacing does.
+                    long[] fresh = new long[Math.max(1, runs * 2 / 3)];
+                    long[] freshPaced = new long[Math.max(1, paced / 2)];
+                    for (int i = 0; i < fresh.length; i++) {
+                        sc.mcp.socket.close();
+                        fresh[i] = c.call("code_execute", Map.of("code", "return 1"));
+                    }
+                    for (int i = 0; i < freshPaced.length; i++) {
+                        Thread.sleep(gapMs);
+                        sc.mcp.socket.close();
+                        freshPaced[i] = c.call("code_execute", Map.of("code", "return 1"));
+                    }
+                    Stats f = Stats.of(fresh);
+                    Stats fp = Stats.of(freshPaced);
+                    freshRow = new String[] {"plain socket, a new connection per call", ms(f.p50), ms(f.p99), ms(fp.p50), ms(fp.p99), "", "", "", "", "", "", ""};
+                }
                 Stats b = Stats.of(b2b);
                 Stats p = Stats.of(spaced);
                 Stats d = Stats.of(direct);
@@ -280,6 +299,9 @@ public final class CodeModeBench {
         System.out.println("Warm-up: " + String.join("; ", warm));
         System.out.println("| client | code_execute back to back p50 | p99 | paced p50 | p99 | customer_get p50 | p99 | ratio b2b | ratio paced | 1 code_execute, 100 amcp.run | 100 client tools/call | bridge ratio |");
         System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|");
+        if (freshRow != null) {
+            rows.add(freshRow);
+        }
         for (String[] row : rows) {
             System.out.println("| " + String.join(" | ", row) + " |");
         }
@@ -292,6 +314,7 @@ public final class CodeModeBench {
     }
 
     double[] sdkFigures;
+    String[] freshRow;
 
     static String met(boolean ok) {
         return ok ? "met" : "NOT met";
@@ -685,6 +708,14 @@ public final class CodeModeBench {
         SocketHttp(URI uri) {
             this.host = uri.getHost();
             this.port = uri.getPort() > 0 ? uri.getPort() : 80;
+        }
+
+        /** Closes the connection; the next exchange opens a new one. */
+        void close() throws java.io.IOException {
+            if (socket != null) {
+                socket.close();
+                socket = null;
+            }
         }
 
         Reply exchange(String method, String path, Map<String, String> headers, String body) throws java.io.IOException {
