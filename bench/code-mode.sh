@@ -116,8 +116,12 @@ run_bench() {
   fi
 }
 
-printf '# bench/code-mode.sh, commit %s, %s, %s cores (%s)\n' "$(git rev-parse --short HEAD 2>/dev/null || echo '?')" \
-  "$(date -u +%Y-%m-%dT%H:%MZ)" "$(nproc)" "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)" | tee -a "$out/code-mode.txt"
+# Free page reporting (a VM handing freed memory back to its host) makes every sandbox start dearer: say which kind this is.
+reporting="absent"
+[ -r /sys/module/page_reporting/parameters/page_reporting_order ] && reporting="on"
+printf '# bench/code-mode.sh, commit %s, %s, %s cores (%s), free page reporting %s, uptime %s\n' \
+  "$(git rev-parse --short HEAD 2>/dev/null || echo '?')" "$(date -u +%Y-%m-%dT%H:%MZ)" "$(nproc)" \
+  "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)" "$reporting" "$(uptime | sed 's/^ *//')" | tee -a "$out/code-mode.txt"
 for gateway in ${BENCH_GATEWAYS:-server-run quickstart}; do
   case "$gateway" in
     server-run) start_server_run; run_bench "server run" "${BENCH_ONLY:-users,mcp,load}" ;;
