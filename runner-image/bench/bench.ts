@@ -6,6 +6,7 @@
 // Env: BENCH_RUNS (500), BENCH_COLD_RUNS (500), BENCH_SUSTAIN_S (60), BENCH_CLIENTS (8), BENCH_BRIDGE_RUNS (100)
 import WsWebSocket from "ws";
 import { startSupervisor } from "../test/client.ts";
+import { denoSandboxFlags } from "../src/sandbox.ts";
 
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? 500);
 const COLD_RUNS = Number(Deno.env.get("BENCH_COLD_RUNS") ?? 500);
@@ -13,14 +14,15 @@ const SUSTAIN_S = Number(Deno.env.get("BENCH_SUSTAIN_S") ?? 60);
 const CLIENTS = Number(Deno.env.get("BENCH_CLIENTS") ?? 8);
 const BRIDGE_RUNS = Number(Deno.env.get("BENCH_BRIDGE_RUNS") ?? 100);
 const TOKEN = "bench-" + crypto.randomUUID();
-const ONLY = (Deno.env.get("BENCH_ONLY") ?? "warm,bridge,sustained,cold").split(",");
+const ONLY = (Deno.env.get("BENCH_ONLY") ?? "spawn,warm,bridge,sustained,cold").split(",");
+const SPAWNS = Number(Deno.env.get("BENCH_SPAWNS") ?? 40);
 
 /** CPU ms used so far by a process itself and by its reaped children (from /proc/<pid>/stat). */
 function cpuSplit(pid: number) {
   const st = Deno.readTextFileSync(`/proc/${pid}/stat`);
   const f = st.slice(st.lastIndexOf(")") + 2).split(" ");
   // utime stime | cutime cstime, in USER_HZ = 100 ticks
-  return { self: (Number(f[11]) + Number(f[12])) * 10, children: (Number(f[13]) + Number(f[14])) * 10 };
+  return { self: (Number(f[11]) + Number(f[12])) * 10, children: (Number(f[13]) + Number(f[14])) * 10, childFaults: Number(f[8]) };
 }
 function cpuMs(pid: number) {
   const c = cpuSplit(pid);
@@ -152,6 +154,53 @@ async function sequential(sup: { url: string; base: string }, n: number, warmN: 
 
 const out: Record<string, unknown> = { label: Deno.env.get("BENCH_LABEL") ?? "", client: CLIENT, date: new Date().toISOString(), deno: Deno.version.deno, cores: navigator.hardwareConcurrency, loadBefore: load() };
 
+// --- the machine: what a fresh one has and has not warmed --------------------------------------------------
+function readOr(path: string, fallback = "n/a") {
+  try {
+    return Deno.readTextFileSync(path).trim();
+  } catch {
+    return fallback;
+  }
+}
+out.machine = {
+  cpu: /model name\s*:\s*(.*)/.exec(readOr("/proc/cpuinfo"))?.[1] ?? "n/a",
+  memFreeMiB: Math.round(Number(/MemFree:\s+(\d+)/.exec(readOr("/proc/meminfo"))?.[1] ?? 0) / 1024),
+  // Free page reporting (virtio-balloon) hands memory the guest frees back to the host; the next process to touch it
+  // faults on the host as well, which is what makes a page fault several times dearer on such a virtual machine.
+  freePageReporting: readOr("/sys/module/page_reporting/parameters/page_reporting_order", "absent") === "absent"
+    ? "absent" : `on (order ${readOr("/sys/module/page_reporting/parameters/page_reporting_order")})`,
+  // run.sh points DENO_DIR at a new empty directory, so the supervisor's and this client's TypeScript is compiled
+  // from nothing. Sandboxes never have a cache at all: their environment is empty and their uid's home does not exist.
+  denoDir: Deno.env.get("DENO_DIR") ?? "(default)",
+};
+console.error("machine", out.machine);
+
+// --- one sandbox process, started as the supervisor starts them, on its own ---------------------------------
+if (ONLY.includes("spawn")) {
+  const dir = new URL("..", import.meta.url).pathname;
+  const root = Deno.uid() === 0;
+  const prefix = root ? ["-i", "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--no-new-privs", "--inh-caps=-all", "--"] : ["-i"];
+  const args = [...prefix, Deno.execPath(), ...denoSandboxFlags(`${dir}sandbox/import_map.json`, 256), `${dir}sandbox/harness.js`];
+  const spawnOnce = async () => {
+    // stdin at EOF: the harness starts, sends `ready`, finds no start frame and exits, as a warm sandbox would
+    // have cost before its run.
+    const p = new Deno.Command("env", { args, clearEnv: true, cwd: "/", stdin: "null", stdout: "piped", stderr: "null" }).spawn();
+    const o = await p.output();
+    return new TextDecoder().decode(o.stdout).includes('"type":"ready"');
+  };
+  let ready = 0;
+  const c0 = cpuSplit(Deno.pid);
+  const t0 = performance.now();
+  for (let i = 0; i < SPAWNS; i++) if (await spawnOnce()) ready++;
+  const c1 = cpuSplit(Deno.pid);
+  out.spawn = {
+    n: SPAWNS, ready, wallMsPerSpawn: r2((performance.now() - t0) / SPAWNS),
+    cpuMsPerSandboxStart: r2((c1.children - c0.children) / SPAWNS), pageFaultsPerSandboxStart: Math.round((c1.childFaults - c0.childFaults) / SPAWNS),
+    isolation: root ? "uid-drop" : "same-uid",
+  };
+  console.error("spawn", out.spawn);
+}
+
 // --- warm pool ---------------------------------------------------------------------------------------
 const warm = await startSupervisor({ CODE_RUNNER_TOKEN: TOKEN }, { quiet: Deno.env.get("BENCH_VERBOSE") !== "1" });
 const hw = await health(warm.base);
@@ -257,6 +306,7 @@ if (ONLY.includes("sustained")) {
   const cpuPerRun = (cpuMs(warm.proc.pid) + cpuMs(Deno.pid) - cpu0) / Math.max(1, ok);
   const sup1 = cpuSplit(warm.proc.pid);
   const per = (x: number) => r2(x / Math.max(1, ok));
+  const faultsPerRun = Math.round((sup1.childFaults - sup0.childFaults) / Math.max(1, ok));
   const cpuSplitMsPerRun = {
     supervisor: per(sup1.self - sup0.self),
     sandboxes: per(sup1.children - sup0.children), // reaped children: env -> setpriv -> deno, per run
@@ -264,7 +314,8 @@ if (ONLY.includes("sustained")) {
   };
   out.sustained = {
     clients: CLIENTS, seconds: r2(secs), ok, errors, runsPerSecond: r2(ok / secs), connectPlusRunMs: summary(lat), statuses,
-    cpuMsPerRun: r2(cpuPerRun), cpuSplitMsPerRun, ceilingRunsPerSecondOnIdleCores: r2((navigator.hardwareConcurrency * 1000) / cpuPerRun),
+    cpuMsPerRun: r2(cpuPerRun), cpuSplitMsPerRun, sandboxPageFaultsPerRun: faultsPerRun,
+    ceilingRunsPerSecondOnIdleCores: r2((navigator.hardwareConcurrency * 1000) / cpuPerRun),
   };
   console.error("sustained", out.sustained);
 }

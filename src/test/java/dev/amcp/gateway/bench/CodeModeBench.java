@@ -60,14 +60,17 @@ public final class CodeModeBench {
         String base = opts.getOrDefault("base", "http://127.0.0.1:9780");
         String key = opts.get("key");
         if (key == null) {
-            System.err.println("usage: CodeModeBench --base URL --key API_KEY [--only latency,bridge,load,mcp] [--client socket|jdk]");
+            System.err.println("usage: CodeModeBench --base URL --key API_KEY [--only users,latency,bridge,load,mcp] [--client socket|jdk]");
             System.exit(2);
         }
         Mcp.useJdk = "jdk".equals(opts.getOrDefault("client", "socket"));
         CodeModeBench bench = new CodeModeBench(base, key, opts);
-        Set<String> only = Set.of(opts.getOrDefault("only", "latency,bridge,load,mcp").split(","));
+        Set<String> only = Set.of(opts.getOrDefault("only", "users,mcp,load").split(","));
         System.out.printf(Locale.ROOT, "# AMCP Gateway benchmark, %s, gateway %s, %d cores, load average %s, client %s%n",
                 Instant.now(), base, Runtime.getRuntime().availableProcessors(), loadAverage(), Mcp.useJdk ? "JDK HttpClient" : "socket");
+        if (only.contains("users")) {
+            bench.users();
+        }
         if (only.contains("latency") || only.contains("mcp")) {
             bench.warmUp();
         }
@@ -196,6 +199,203 @@ public final class CodeModeBench {
         System.out.println("code-mode reply: " + sample.strip());
         if (fewer < 95) {
             failures.add("bridge bytes reduction " + fewer + " % < 95 %");
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------- users
+
+    /**
+     * What a user's MCP client gets, measured with two clients side by side: the official MCP Java SDK client
+     * ({@code McpSyncClient} over its Streamable HTTP transport, one client reused for every call, so its HTTP
+     * connection is kept alive as every SDK keeps it) and the plain socket client (one kept-alive socket, TCP_NODELAY).
+     * For each: a warm-up (reported), {@code code_execute return 1} back to back and paced, {@code tools/call
+     * customer_get}, and one {@code code_execute} making 100 sequential {@code amcp.run} against 100 sequential client
+     * calls; for the socket client also back to back and paced with a new connection per call. About 720 code runs in
+     * all with the defaults, so that with the load section (200) a fresh demo workspace stays within its 1,000 runs a
+     * month. Prints one table with the issue's targets beside the figures.
+     */
+    void users() throws Exception {
+        int warmCalls = opt("users-warmup-calls", 2000);
+        int warmRuns = opt("users-warmup-runs", 30);
+        int runs = opt("users-runs", 150);
+        int paced = opt("users-paced-runs", 100);
+        int gapMs = opt("latency-gap-ms", 100);
+        int calls = opt("users-calls", 1000);
+        int reps = opt("bridge-reps", 5);
+        String label = opts.getOrDefault("label", "gateway");
+        String bridgeCode = "for (let i = 1; i <= 100; i++) { await amcp.run('customer_get', {customerId: i}); } return 100;";
+        List<String[]> rows = new ArrayList<>();
+        List<String> warm = new ArrayList<>();
+        for (String kind : List.of("sdk", "socket")) {
+            try (UserClient c = "sdk".equals(kind) ? new SdkUserClient(base, key) : new SocketUserClient(base + "/mcp/demo", key)) {
+                long w0 = System.nanoTime();
+                for (int i = 0; i < warmCalls; i++) {
+                    c.call("customer_get", Map.of("customerId", 1 + i % 200));
+                }
+                for (int i = 0; i < warmRuns; i++) {
+                    c.call("code_execute", Map.of("code", "return 1"));
+                    Thread.sleep(20);
+                }
+                for (int i = 0; i < 2; i++) {
+                    c.call("code_execute", Map.of("code", bridgeCode));
+                }
+                warm.add(String.format(Locale.ROOT, "%s: %d tools/call customer_get, %d code_execute `return 1` and 2 bridge runs (%.1f s)", c.name(), warmCalls,
+                        warmRuns, (System.nanoTime() - w0) / 1e9));
+                long[] b2b = new long[runs];
+                for (int i = 0; i < runs; i++) {
+                    b2b[i] = c.call("code_execute", Map.of("code", "return 1"));
+                }
+                long[] spaced = new long[paced];
+                for (int i = 0; i < paced; i++) {
+                    Thread.sleep(gapMs);
+                    spaced[i] = c.call("code_execute", Map.of("code", "return 1"));
+                }
+                long[] direct = new long[calls];
+                for (int i = 0; i < calls; i++) {
+                    direct[i] = c.call("customer_get", Map.of("customerId", 1 + i % 200));
+                }
+                long[] bridgeRun = new long[reps];
+                long[] clientCalls = new long[reps];
+                for (int r = 0; r < reps; r++) {
+                    bridgeRun[r] = c.call("code_execute", Map.of("code", bridgeCode));
+                    long t0 = System.nanoTime();
+                    for (int i = 1; i <= 100; i++) {
+                        c.call("customer_get", Map.of("customerId", i));
+                    }
+                    clientCalls[r] = System.nanoTime() - t0;
+                }
+                if (c instanceof SocketUserClient sc) {
+                    // The same calls, each on a new connection: a kept-alive connection costs nothing extra, the pacing does.
+                    long[] fresh = new long[Math.max(1, runs * 2 / 3)];
+                    long[] freshPaced = new long[Math.max(1, paced / 2)];
+                    for (int i = 0; i < fresh.length; i++) {
+                        sc.mcp.socket.close();
+                        fresh[i] = c.call("code_execute", Map.of("code", "return 1"));
+                    }
+                    for (int i = 0; i < freshPaced.length; i++) {
+                        Thread.sleep(gapMs);
+                        sc.mcp.socket.close();
+                        freshPaced[i] = c.call("code_execute", Map.of("code", "return 1"));
+                    }
+                    Stats f = Stats.of(fresh);
+                    Stats fp = Stats.of(freshPaced);
+                    freshRow = new String[] {"plain socket, a new connection per call", ms(f.p50), ms(f.p99), ms(fp.p50), ms(fp.p99), "", "", "", "", "", "", ""};
+                }
+                Stats b = Stats.of(b2b);
+                Stats p = Stats.of(spaced);
+                Stats d = Stats.of(direct);
+                Stats br = Stats.of(bridgeRun);
+                Stats cc = Stats.of(clientCalls);
+                rows.add(new String[] {c.name(), ms(b.p50), ms(b.p99), ms(p.p50), ms(p.p99), ms(d.p50), ms(d.p99),
+                        String.format(Locale.ROOT, "%.1f", b.p50 / d.p50), String.format(Locale.ROOT, "%.1f", p.p50 / d.p50), ms(br.p50), ms(cc.p50),
+                        String.format(Locale.ROOT, "%.2f", br.p50 / cc.p50)});
+                if ("sdk".equals(kind)) {
+                    sdkFigures = new double[] {b.p50, b.p99, p.p50, p.p99, b.p50 / d.p50, br.p50 / cc.p50};
+                }
+            }
+        }
+        System.out.printf(Locale.ROOT, "%n## What MCP clients get (%s): one client, its connection kept alive, %d back-to-back and %d paced (one every %d ms) code_execute `return 1`,"
+                + " %d tools/call customer_get, %d repetitions of the bridge comparison%n", label, runs, paced, gapMs, calls, reps);
+        System.out.println("Warm-up: " + String.join("; ", warm));
+        System.out.println("| client | code_execute back to back p50 | p99 | paced p50 | p99 | customer_get p50 | p99 | ratio b2b | ratio paced | 1 code_execute, 100 amcp.run | 100 client tools/call | bridge ratio |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|");
+        if (freshRow != null) {
+            rows.add(freshRow);
+        }
+        for (String[] row : rows) {
+            System.out.println("| " + String.join(" | ", row) + " |");
+        }
+        if (sdkFigures != null) {
+            double[] f = sdkFigures;
+            System.out.printf(Locale.ROOT, "targets (SDK client): code_execute p50 ≤ 15 ms: back to back %s, paced %s; p99 ≤ 40 ms: back to back %s, paced %s;"
+                    + " code_execute ÷ customer_get ≤ 6: %s; 100 amcp.run ÷ 100 tools/call ≤ 0.5: %s%n",
+                    met(f[0] <= 15e6), met(f[2] <= 15e6), met(f[1] <= 40e6), met(f[3] <= 40e6), met(f[4] <= 6), met(f[5] <= 0.5));
+        }
+    }
+
+    double[] sdkFigures;
+    String[] freshRow;
+
+    static String met(boolean ok) {
+        return ok ? "met" : "NOT met";
+    }
+
+    /** One MCP client for the users section: a tools/call, its time in nanoseconds; a failure or an error result throws. */
+    interface UserClient extends AutoCloseable {
+        long call(String tool, Map<String, Object> args) throws Exception;
+
+        String name();
+
+        @Override
+        void close();
+    }
+
+    /** The official MCP Java SDK client, as an application would hold it: built and initialized once, reused. */
+    static final class SdkUserClient implements UserClient {
+        final io.modelcontextprotocol.client.McpSyncClient client;
+
+        SdkUserClient(String base, String key) {
+            var transport = io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport.builder(base).endpoint("/mcp/demo")
+                    .httpRequestCustomizer((builder, method, uri, body, context) -> builder.setHeader("Authorization", "Bearer " + key)).build();
+            client = io.modelcontextprotocol.client.McpClient.sync(transport).requestTimeout(Duration.ofSeconds(60))
+                    .initializationTimeout(Duration.ofSeconds(30)).build();
+            client.initialize();
+        }
+
+        @Override
+        public long call(String tool, Map<String, Object> args) {
+            long t0 = System.nanoTime();
+            var result = client.callTool(new io.modelcontextprotocol.spec.McpSchema.CallToolRequest(tool, args));
+            long t = System.nanoTime() - t0;
+            if (Boolean.TRUE.equals(result.isError())) {
+                throw new IllegalStateException(tool + " failed: " + result.content());
+            }
+            return t;
+        }
+
+        @Override
+        public String name() {
+            return "MCP Java SDK 2.1.0 (McpSyncClient, Streamable HTTP)";
+        }
+
+        @Override
+        public void close() {
+            client.closeGracefully();
+        }
+    }
+
+    /** The plain socket client of the other sections. */
+    final class SocketUserClient implements UserClient {
+        final Mcp mcp;
+
+        SocketUserClient(String endpoint, String key) throws Exception {
+            mcp = new Mcp(endpoint, key);
+            mcp.initialize();
+        }
+
+        @Override
+        public long call(String tool, Map<String, Object> args) {
+            StringBuilder json = new StringBuilder("{");
+            args.forEach((k, v) -> json.append(json.length() > 1 ? "," : "").append(McpText.quote(k)).append(':')
+                    .append(v instanceof String text ? McpText.quote(text) : String.valueOf(v)));
+            try {
+                Reply r = mcp.post(toolCall(tool, json.append('}').toString()));
+                expectOk(r, tool);
+                return r.nanos;
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        @Override
+        public String name() {
+            return "plain socket (keep-alive, TCP_NODELAY)";
+        }
+
+        @Override
+        public void close() {
         }
     }
 
@@ -508,6 +708,14 @@ public final class CodeModeBench {
         SocketHttp(URI uri) {
             this.host = uri.getHost();
             this.port = uri.getPort() > 0 ? uri.getPort() : 80;
+        }
+
+        /** Closes the connection; the next exchange opens a new one. */
+        void close() throws java.io.IOException {
+            if (socket != null) {
+                socket.close();
+                socket = null;
+            }
         }
 
         Reply exchange(String method, String path, Map<String, String> headers, String body) throws java.io.IOException {

@@ -13,15 +13,18 @@ import dev.amcp.gateway.platform.control.LogContext;
 import dev.amcp.gateway.platform.control.Settings;
 import dev.amcp.gateway.tools.control.CallContext;
 import dev.amcp.gateway.tools.control.CancellationListener;
+import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.inject.Inject;
 import java.time.YearMonth;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.UUID;
 import java.util.logging.Level;
@@ -62,8 +65,20 @@ public class CodeExecutorService implements CancellationListener {
     @Inject
     CodeRunSettings runSettings;
 
+    /**
+     * Creates the threads that answer bridge calls and close runs' sockets. They are the gateway's own threads (with
+     * the application's context), not the server's shared pool: a run parks a request thread of that pool while it
+     * waits, and its bridge calls must never wait for a thread of the same pool (under a burst, every pool thread
+     * could be a parked request thread, and no run would ever finish).
+     */
     @Resource
-    ManagedExecutorService executor;
+    ManagedThreadFactory threadFactory;
+
+    /**
+     * Bridge-call threads: a run's concurrent bridge calls plus its close, for every run slot, twice over (a slot's next
+     * run may start while the calls of the last one are still being interrupted); idle ones end.
+     */
+    private ThreadPoolExecutor bridgeThreads;
 
     /** Code runs this node executes at once; more wait, within their own wall time, then end as LIMIT. */
     private Semaphore runSlots;
@@ -78,6 +93,20 @@ public class CodeExecutorService implements CancellationListener {
     void init() {
         runSlots = new Semaphore(runSettings.values().maxConcurrentRuns(), true);
         slotWaiters = new Semaphore(runSettings.values().maxConcurrentRuns());
+        int threads = 2 * runSettings.values().maxConcurrentRuns() * (runSettings.limits().maxConcurrentBridgeCalls() + 1);
+        bridgeThreads = new ThreadPoolExecutor(0, threads, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), threadFactory);
+    }
+
+    @PreDestroy
+    void stopBridgeThreads() {
+        if (bridgeThreads != null) {
+            bridgeThreads.shutdownNow();
+        }
+    }
+
+    /** Threads answering bridge calls now (for tests). */
+    int bridgeThreadsBusy() {
+        return bridgeThreads.getActiveCount();
     }
 
     /** Runs admitted on this node, by the request key of the call that started them, for cancellation. */
@@ -151,9 +180,9 @@ public class CodeExecutorService implements CancellationListener {
     }
 
     private RunOutcome runAdmitted(String runId, CodeRunRequest request, long admittedNanos) {
-        // Bridge calls run on executor threads; they carry this request's and run's ids into their log lines.
+        // Bridge calls run on the gateway's own threads; they carry this request's and run's ids into their log lines.
         var logContext = LogContext.snapshot();
-        java.util.concurrent.Executor withContext = task -> executor.execute(() -> {
+        java.util.concurrent.Executor withContext = task -> bridgeThreads.execute(() -> {
             try (LogContext.Scope restored = LogContext.restore(logContext)) {
                 task.run();
             }

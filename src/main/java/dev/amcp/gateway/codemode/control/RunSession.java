@@ -420,7 +420,11 @@ final class RunSession extends Endpoint {
             Session s = session;
             if (s != null) {
                 // Off this thread: closing towards a runner that stopped reading must not hold up the answer.
-                executor.execute(() -> closeQuietly(s));
+                try {
+                    executor.execute(() -> closeQuietly(s));
+                } catch (java.util.concurrent.RejectedExecutionException e) {
+                    closeQuietly(s); // no thread free (the gateway is shutting down): close here rather than leak the socket
+                }
             }
         }
     }

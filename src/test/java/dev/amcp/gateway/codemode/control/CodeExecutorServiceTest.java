@@ -50,6 +50,8 @@ class CodeExecutorServiceTest {
         };
         service.runSettings = new CodeRunSettings();
         service.runSettings.settings = CodeRunSettingsTest.of(settings);
+        service.threadFactory = threads("amcp-bridge-");
+        service.dispatcher = new RunSessionTest.Answering();
         service.connector = new RunnerConnector() {
             @Override
             public Optional<String> unavailableReason() {
@@ -62,6 +64,67 @@ class CodeExecutorServiceTest {
             }
         };
         return service;
+    }
+
+    /** The container's thread factory, as a stand-in: plain threads named {@code prefix + n}. */
+    static jakarta.enterprise.concurrent.ManagedThreadFactory threads(String prefix) {
+        java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+        return (jakarta.enterprise.concurrent.ManagedThreadFactory) java.lang.reflect.Proxy.newProxyInstance(
+                CodeExecutorServiceTest.class.getClassLoader(), new Class<?>[]{jakarta.enterprise.concurrent.ManagedThreadFactory.class},
+                (proxy, method, args) -> switch (method.getName()) {
+                    case "newThread" -> {
+                        Thread t = new Thread((Runnable) args[0], prefix + n.incrementAndGet());
+                        t.setDaemon(true);
+                        yield t;
+                    }
+                    case "toString" -> "threads " + prefix;
+                    case "hashCode" -> System.identityHashCode(proxy);
+                    case "equals" -> proxy == args[0];
+                    default -> throw new UnsupportedOperationException(method.getName());
+                });
+    }
+
+    /**
+     * Bridge calls are answered on threads of the gateway's own (from the container's thread factory), never on the
+     * server's shared pool, where the run's own request thread is parked: a burst of runs that parks every thread of that
+     * pool can then still finish. The runner stand-in sends two bridge calls at once and ends the run when both are
+     * answered.
+     */
+    @Test
+    void bridgeCallsAreAnsweredOnTheGatewaysOwnThreads() {
+        List<CodeRunRecorder.RunEnd> finished = new CopyOnWriteArrayList<>();
+        List<String> answeredOn = new CopyOnWriteArrayList<>();
+        RunSessionTest frames = new RunSessionTest();
+        CodeExecutorService service = service(finished, new CopyOnWriteArrayList<>(), java.util.Map.of(), endpoint -> {
+            RunSession session = (RunSession) endpoint;
+            session.onOpen(frames.socket(), null);
+            session.onFrame(RunSessionTest.bridge(1));
+            session.onFrame(RunSessionTest.bridge(2));
+            java.util.concurrent.CompletableFuture.runAsync(() -> {
+                while (frames.answers() < 2) {
+                    Thread.onSpinWait();
+                }
+                session.onFrame(RunSessionTest.DONE_OK);
+            });
+            return java.util.concurrent.CompletableFuture.completedFuture(null);
+        });
+        service.dispatcher = new RunSessionTest.Answering() {
+            @Override
+            public Answer handle(dev.amcp.gateway.governance.entity.Caller caller, String op, jakarta.json.JsonObject args) {
+                answeredOn.add(Thread.currentThread().getName());
+                return super.handle(caller, op, args);
+            }
+        };
+        service.init();
+        try {
+            CodeRunRequest request = new CodeRunRequest(RunSessionTest.CALLER, RunSessionTest.CALLER, "return 1", JsonValue.NULL, true,
+                    1L, null, "code_execute", "invoker");
+            assertEquals(dev.amcp.gateway.codemode.entity.RunStatus.SUCCESS, service.run(request).status());
+            assertEquals(2, answeredOn.size(), "both calls answered");
+            assertTrue(answeredOn.stream().allMatch(name -> name.startsWith("amcp-bridge-")), "answered on " + answeredOn);
+        } finally {
+            service.stopBridgeThreads();
+        }
     }
 
     @Test
@@ -97,9 +160,6 @@ class CodeExecutorServiceTest {
                         + "\"message\":\"the runner's queue is full\"},\"stats\":{}}");
                 return java.util.concurrent.CompletableFuture.completedFuture(null);
             });
-            service.executor = (jakarta.enterprise.concurrent.ManagedExecutorService) java.lang.reflect.Proxy.newProxyInstance(
-                    getClass().getClassLoader(), new Class<?>[]{jakarta.enterprise.concurrent.ManagedExecutorService.class},
-                    (proxy, method, args) -> method.invoke(pool, args));
             service.init();
             CodeRunRequest request = new CodeRunRequest(RunSessionTest.CALLER, RunSessionTest.CALLER, "return 1", JsonValue.NULL, true,
                     1L, null, "code_execute", "invoker");
