@@ -50,8 +50,8 @@ public class ApiKeysServlet extends EditorServlet {
     }
 
     private void create(HttpServletRequest request, HttpServletResponse response, Caller caller) throws ServletException, IOException {
-        String name = request.getParameter("name") == null ? "" : request.getParameter("name").strip();
-        String role = request.getParameter("role") == null ? "" : request.getParameter("role").strip();
+        String name = EditorRequests.field(request, "name");
+        String role = EditorRequests.field(request, "role");
         Map<String, String> errors = new LinkedHashMap<>();
         if (name.isEmpty() || name.length() > 200) {
             errors.put("name", msg(request, "error.required"));

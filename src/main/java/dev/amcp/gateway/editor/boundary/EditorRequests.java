@@ -71,6 +71,12 @@ final class EditorRequests {
         render(request, response, "error");
     }
 
+    /** A form field without surrounding blanks; empty when the form did not send it. */
+    static String field(HttpServletRequest request, String name) {
+        String value = request.getParameter(name);
+        return value == null ? "" : value.strip();
+    }
+
     /** A one-time message shown on the next page (after a redirect). */
     static void flash(HttpServletRequest request, String message) {
         request.getSession().setAttribute(FLASH, message);

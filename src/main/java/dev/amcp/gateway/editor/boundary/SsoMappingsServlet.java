@@ -46,8 +46,8 @@ public class SsoMappingsServlet extends EditorServlet {
     }
 
     private void create(HttpServletRequest request, HttpServletResponse response, Caller caller) throws ServletException, IOException {
-        String value = request.getParameter("claimValue") == null ? "" : request.getParameter("claimValue").strip();
-        String role = request.getParameter("role") == null ? "" : request.getParameter("role").strip();
+        String value = EditorRequests.field(request, "claimValue");
+        String role = EditorRequests.field(request, "role");
         if (value.isEmpty() || value.length() > SsoRoleMappings.MAX_VALUE) {
             response.setStatus(422);
             show(request, response, caller, value, role, Map.of("claimValue", msg(request, "sso.mappings.error.value", SsoRoleMappings.MAX_VALUE)),
