@@ -4,7 +4,6 @@ import dev.amcp.gateway.tools.entity.ToolDescriptor;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonPointer;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.nio.charset.StandardCharsets;
@@ -97,14 +96,20 @@ public final class TypeDeclarations {
         if (object == null || !(object.get("properties") instanceof JsonObject properties)) {
             return List.of();
         }
-        Set<String> required = new HashSet<>();
-        if (object.get("required") instanceof JsonArray names) {
-            names.stream().filter(n -> n instanceof JsonString).forEach(n -> required.add(((JsonString) n).getString()));
-        }
+        Set<String> required = requiredOf(object);
         List<Member> members = new ArrayList<>();
         properties.forEach((name, property) -> members.add(new Member(name, writer.type(property, 1), required.contains(name),
                 property instanceof JsonObject p && p.get("description") instanceof JsonString d ? d.getString() : null)));
         return members;
+    }
+
+    /** The names an object schema's {@code required} lists. */
+    private static Set<String> requiredOf(JsonObject object) {
+        Set<String> required = new HashSet<>();
+        if (object.get("required") instanceof JsonArray names) {
+            names.stream().filter(n -> n instanceof JsonString).forEach(n -> required.add(((JsonString) n).getString()));
+        }
+        return required;
     }
 
     private static String member(ToolDescriptor tool) {
@@ -186,14 +191,10 @@ public final class TypeDeclarations {
         JsonObject resolved(JsonObject schema) {
             JsonObject current = schema;
             for (int hops = 0; hops <= MAX_DEPTH && current.get("$ref") instanceof JsonString ref; hops++) {
-                if (!ref.getString().startsWith("#")) {
+                if (!(target(ref.getString()) instanceof JsonObject next)) {
                     return null;
                 }
-                try {
-                    current = Json.createPointer(ref.getString().substring(1)).getValue(root).asJsonObject();
-                } catch (RuntimeException e) {
-                    return null;
-                }
+                current = next;
             }
             return current.containsKey("$ref") ? null : current;
         }
@@ -218,15 +219,24 @@ public final class TypeDeclarations {
             return base;
         }
 
+        /** What a {@code $ref} points to inside the root; null for one outside the schema or pointing nowhere. */
+        private JsonValue target(String ref) {
+            if (!ref.startsWith("#")) {
+                return null;
+            }
+            try {
+                return Json.createPointer(ref.substring(1)).getValue(root);
+            } catch (RuntimeException e) {
+                return null;
+            }
+        }
+
         private String reference(String ref, int depth) {
             if (!ref.startsWith("#") || refsInProgress.contains(ref)) {
                 return "unknown"; // outside the schema, or a cycle
             }
-            JsonValue target;
-            try {
-                JsonPointer pointer = Json.createPointer(ref.substring(1));
-                target = pointer.getValue(root);
-            } catch (RuntimeException e) {
+            JsonValue target = target(ref);
+            if (target == null) {
                 return "unknown";
             }
             refsInProgress.add(ref);
@@ -296,10 +306,7 @@ public final class TypeDeclarations {
         }
 
         private String objectType(JsonObject s, int depth) {
-            Set<String> required = new LinkedHashSet<>();
-            if (s.get("required") instanceof JsonArray names) {
-                names.stream().filter(n -> n instanceof JsonString).forEach(n -> required.add(((JsonString) n).getString()));
-            }
+            Set<String> required = requiredOf(s);
             List<String> members = new ArrayList<>();
             if (s.get("properties") instanceof JsonObject properties) {
                 properties.forEach((name, property) -> {
