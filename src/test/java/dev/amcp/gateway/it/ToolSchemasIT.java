@@ -1,0 +1,111 @@
+package dev.amcp.gateway.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpSchema;
+import jakarta.json.JsonObject;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Output schemas of HTTP tools against the real thing: REST accepts and checks them, {@code tools/list} advertises them
+ * to the official MCP SDK client, and {@code structuredContent} follows them (a result that does not is a tool error).
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class ToolSchemasIT {
+
+    static final String APP = "/amcp-schemas";
+
+    @Deployment(testable = false)
+    static WebArchive gateway() {
+        return Deployments.gateway("amcp-schemas", false, Map.of());
+    }
+
+    /** A fresh demo workspace: its admin's key. */
+    static String tenant() throws Exception {
+        HttpResponse<String> r = send("POST", "/it-schemas-setup/tenant", null, "");
+        assertEquals(200, r.statusCode(), r.body());
+        return OperatorIT.json(r).getString("key");
+    }
+
+    static HttpResponse<String> send(String method, String path, String key, String body) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(McpHttp.base() + APP + path)).timeout(Duration.ofSeconds(60))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (body != null) {
+            b.header("Content-Type", "application/json");
+        }
+        if (key != null) {
+            b.header("Authorization", "Bearer " + key);
+        }
+        return McpHttp.HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    static String customerTool(String name, String outputSchema) {
+        return "{\"server\":\"demo\",\"name\":\"" + name + "\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"customerId\":{\"type\":\"integer\"}},"
+                + "\"required\":[\"customerId\"]},\"outputSchema\":" + outputSchema
+                + ",\"endpointMapping\":{\"method\":\"GET\",\"url\":\"${AMCP_UPSTREAM_DEMO}/customers/{customerId}\"}}";
+    }
+
+    @Test
+    void outputSchemasAreCheckedStoredAdvertisedAndFollowed() throws Exception {
+        String key = tenant();
+        HttpResponse<String> notObject = send("POST", "/api/tools", key, customerTool("customer_bad", "{\"type\":\"array\"}"));
+        assertEquals(400, notObject.statusCode(), notObject.body());
+        assertTrue(notObject.body().contains("outputSchema") && notObject.body().contains("\\\"type\\\": \\\"object\\\""), notObject.body());
+        HttpResponse<String> invalid = send("POST", "/api/tools", key,
+                customerTool("customer_bad", "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"nonsense\"}}}"));
+        assertEquals(400, invalid.statusCode(), invalid.body());
+        assertTrue(invalid.body().contains("outputSchema") && invalid.body().contains("not valid JSON Schema"), invalid.body());
+        HttpResponse<String> notJson = send("POST", "/api/tools", key, customerTool("customer_bad", "\"text\""));
+        assertEquals(400, notJson.statusCode(), notJson.body());
+        assertTrue(notJson.body().contains("outputSchema must be a JSON object"), notJson.body());
+
+        String strict = "{\"type\":\"object\",\"required\":[\"id\",\"vat\"],\"properties\":{\"id\":{\"type\":\"integer\"},\"vat\":{\"type\":\"string\"}}}";
+        HttpResponse<String> created = send("POST", "/api/tools", key, customerTool("customer_strict", strict));
+        assertEquals(201, created.statusCode(), created.body());
+        long strictId = OperatorIT.json(created).getJsonNumber("id").longValue();
+
+        JsonObject listed = OperatorIT.json(send("GET", "/api/tools", key, null)).getJsonArray("tools").getValuesAs(JsonObject.class).stream()
+                .filter(t -> t.getString("name").equals("customer_strict")).findFirst().orElseThrow();
+        assertEquals(McpHttp.parse(strict), listed.getJsonObject("outputSchema"), "stored as given");
+
+        try (McpSyncClient client = McpHttp.sdkClient(APP + "/mcp/demo", key)) {
+            client.initialize();
+            Map<String, McpSchema.Tool> tools = new java.util.HashMap<>();
+            client.listTools().tools().forEach(t -> tools.put(t.name(), t));
+            assertTrue(tools.get("customer_get").outputSchema().toString().contains("tier"), "the demo tool's output schema is advertised");
+            assertTrue(tools.get("customer_strict").outputSchema().toString().contains("vat"));
+
+            McpSchema.CallToolResult ok = client.callTool(new McpSchema.CallToolRequest("customer_get", Map.of("customerId", 7)));
+            assertFalse(Boolean.TRUE.equals(ok.isError()), ok.toString());
+            @SuppressWarnings("unchecked")
+            Map<String, Object> customer = (Map<String, Object>) ok.structuredContent();
+            assertEquals(7, ((Number) customer.get("id")).intValue(), "structuredContent follows the advertised schema");
+
+            McpSchema.CallToolResult refused = client.callTool(new McpSchema.CallToolRequest("customer_strict", Map.of("customerId", 7)));
+            assertTrue(Boolean.TRUE.equals(refused.isError()), refused.toString());
+            String text = ((McpSchema.TextContent) refused.content().get(0)).text();
+            assertTrue(text.contains("does not follow its outputSchema") && text.contains("vat"), text);
+
+            // the admin fixes the schema: the same call now answers structured content
+            HttpResponse<String> fixed = send("PUT", "/api/tools/" + strictId, key,
+                    customerTool("customer_strict", "{\"type\":\"object\",\"required\":[\"id\"],\"properties\":{\"id\":{\"type\":\"integer\"}}}"));
+            assertEquals(200, fixed.statusCode(), fixed.body());
+            McpSchema.CallToolResult now = client.callTool(new McpSchema.CallToolRequest("customer_strict", Map.of("customerId", 7)));
+            assertFalse(Boolean.TRUE.equals(now.isError()), now.toString());
+        }
+    }
+}
