@@ -108,4 +108,90 @@ class ToolSchemasIT {
             assertFalse(Boolean.TRUE.equals(now.isError()), now.toString());
         }
     }
+
+    static final String STOCK_OUTPUT = "{\"type\":\"object\",\"required\":[\"products\",\"count\"],\"properties\":{\"products\":{\"type\":\"array\"},"
+            + "\"count\":{\"type\":\"integer\"}}}";
+    static final String STOCK_OUTPUT_2 = "{\"type\":\"object\",\"required\":[\"products\",\"count\"],\"properties\":{\"products\":{\"type\":\"array\"},"
+            + "\"count\":{\"type\":\"integer\"},\"warehouse\":{\"type\":\"string\"}}}";
+
+    static String stockTool(String outputSchema) {
+        return "{\"server\":\"demo\",\"name\":\"stock_list\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"lowStock\":{\"type\":\"boolean\"}}},"
+                + "\"outputSchema\":" + outputSchema + ",\"endpointMapping\":{\"method\":\"GET\",\"url\":\"${AMCP_UPSTREAM_DEMO}/inventory\","
+                + "\"query\":{\"lowStock\":\"lowStock\"}}}";
+    }
+
+    /** A pasted OpenAPI document whose one operation is the stock_list tool, with a given response schema. */
+    static String stockDocument(String responseSchema) {
+        return "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"Stock\",\"version\":\"1\"},\"paths\":{\"/inventory\":{\"get\":{"
+                + "\"operationId\":\"stock_list\",\"parameters\":[{\"name\":\"lowStock\",\"in\":\"query\",\"schema\":{\"type\":\"boolean\"}}],"
+                + "\"responses\":{\"200\":{\"description\":\"ok\",\"content\":{\"application/json\":{\"schema\":" + responseSchema + "}}}}}}}}";
+    }
+
+    static JsonObject codeTool(String key, long id) throws Exception {
+        HttpResponse<String> r = send("GET", "/api/code-tools/" + id, key, null);
+        assertEquals(200, r.statusCode(), r.body());
+        return OperatorIT.json(r);
+    }
+
+    static McpSchema.CallToolResult lowStock(String key) {
+        try (McpSyncClient client = McpHttp.sdkClient(APP + "/mcp/demo", key)) {
+            client.initialize();
+            return client.callTool(new McpSchema.CallToolRequest("low_stock", Map.of()));
+        }
+    }
+
+    @Test
+    void aChangedUsedToolPutsItsCodeToolsIntoReviewAndDefinerRunsAreRefusedUntilResaved() throws Exception {
+        Deployments.requireRunner();
+        String key = tenant();
+        HttpResponse<String> stock = send("POST", "/api/tools", key, stockTool(STOCK_OUTPUT));
+        assertEquals(201, stock.statusCode(), stock.body());
+        long stockId = OperatorIT.json(stock).getJsonNumber("id").longValue();
+        String codeTool = "{\"server\":\"demo\",\"name\":\"low_stock\",\"runAs\":\"definer\",\"uses\":[\"stock_list\",\"orders_list\"],"
+                + "\"code\":\"const s = await amcp.run('stock_list', {lowStock: true}); return {low: s.count};\"}";
+        HttpResponse<String> saved = send("POST", "/api/code-tools", key, codeTool);
+        assertEquals(201, saved.statusCode(), saved.body());
+        long codeId = OperatorIT.json(saved).getJsonNumber("id").longValue();
+        JsonObject fresh = codeTool(key, codeId);
+        assertFalse(fresh.getBoolean("needsReview"), fresh.toString());
+        assertEquals(0, fresh.getJsonArray("drift").size());
+        McpSchema.CallToolResult runs = lowStock(key);
+        assertFalse(Boolean.TRUE.equals(runs.isError()), runs.toString());
+
+        // an edit of a used tool's output schema: the code tool needs review, and its definer run is refused and audited
+        assertEquals(200, send("PUT", "/api/tools/" + stockId, key, stockTool(STOCK_OUTPUT_2)).statusCode());
+        JsonObject flagged = codeTool(key, codeId);
+        assertTrue(flagged.getBoolean("needsReview"), flagged.toString());
+        assertEquals(1, flagged.getJsonArray("drift").size(), "orders_list did not change: " + flagged);
+        JsonObject drift = flagged.getJsonArray("drift").getJsonObject(0);
+        assertEquals("stock_list", drift.getString("tool"));
+        assertEquals("changed", drift.getString("status"));
+        assertTrue(drift.getJsonArray("changes").toString().contains("outputSchema: property 'warehouse' added"), drift.toString());
+        McpSchema.CallToolResult refused = lowStock(key);
+        assertTrue(Boolean.TRUE.equals(refused.isError()), refused.toString());
+        String text = ((McpSchema.TextContent) refused.content().get(0)).text();
+        assertTrue(text.contains("needs review") && text.contains("stock_list"), text);
+        JsonObject run = OperatorIT.json(send("GET", "/api/code-runs?tool=low_stock&limit=1", key, null)).getJsonArray("runs").getJsonObject(0);
+        assertEquals("REFUSED", run.getString("status").toUpperCase(java.util.Locale.ROOT), run.toString());
+        assertTrue(OperatorIT.json(send("GET", "/api/audit?kind=codeTool", key, null)).getJsonArray("changes").getValuesAs(JsonObject.class)
+                .stream().anyMatch(c -> c.getString("action").equals("needsReview") && c.getString("subject").startsWith("low_stock")),
+                "the flag is in the admin audit log");
+
+        // an admin saves it again: reviewed, it runs
+        assertEquals(200, send("PUT", "/api/code-tools/" + codeId, key, codeTool).statusCode());
+        assertFalse(codeTool(key, codeId).getBoolean("needsReview"));
+        McpSchema.CallToolResult again = lowStock(key);
+        assertFalse(Boolean.TRUE.equals(again.isError()), again.toString());
+
+        // an OpenAPI re-import that changes the used tool flags it too
+        JsonObject preview = OperatorIT.json(send("POST", "/api/openapi-imports", key, "{\"server\":\"demo\",\"base\":\"${AMCP_UPSTREAM_DEMO}\",\"document\":"
+                + jakarta.json.Json.createValue(stockDocument(STOCK_OUTPUT)) + "}"));
+        assertEquals("changed", preview.getJsonArray("operations").getJsonObject(0).getString("status"), preview.toString());
+        HttpResponse<String> applied = send("POST", "/api/openapi-imports/" + preview.getJsonNumber("id") + "/apply", key, "{\"operations\":[]}");
+        assertEquals(200, applied.statusCode(), applied.body());
+        JsonObject reimported = codeTool(key, codeId);
+        assertTrue(reimported.getBoolean("needsReview"), reimported.toString());
+        assertTrue(reimported.getJsonArray("drift").toString().contains("outputSchema: property 'warehouse' removed"), reimported.toString());
+        assertTrue(Boolean.TRUE.equals(lowStock(key).isError()));
+    }
 }

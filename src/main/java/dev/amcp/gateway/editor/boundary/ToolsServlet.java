@@ -1,5 +1,6 @@
 package dev.amcp.gateway.editor.boundary;
 
+import dev.amcp.gateway.codemode.control.CodeToolDrift;
 import dev.amcp.gateway.editor.control.EditorToolAccess;
 import dev.amcp.gateway.editor.control.HttpToolForms;
 import dev.amcp.gateway.editor.entity.HttpToolForm;
@@ -43,6 +44,9 @@ public class ToolsServlet extends EditorServlet {
     @Inject
     ToolExecutor executor;
 
+    @Inject
+    CodeToolDrift drift;
+
     private final EditorRoutes<McpTool> routes = EditorRoutes.<McpTool>numbered((caller, id) -> toolOf(tools, caller, id))
             .get("", this::list)
             .get("new", this::blank)
@@ -85,6 +89,8 @@ public class ToolsServlet extends EditorServlet {
         request.setAttribute("serverSlugs", serverSlugs(caller));
         request.setAttribute("selectedServer", selected == null ? "" : selected.getSlug());
         request.setAttribute("tools", shown);
+        request.setAttribute("needsReview", shown.stream().filter(t -> t.isCodeTool() && !drift.of(t).isEmpty())
+                .map(McpTool::getId).collect(Collectors.toSet()));
         request.setAttribute("active", "tools");
         render(request, response, "tools");
     }
