@@ -7,10 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
 import jakarta.json.JsonObject;
-import java.net.URI;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.Map;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
@@ -20,8 +17,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Output schemas of HTTP tools against the real thing: REST accepts and checks them, {@code tools/list} advertises them
- * to the official MCP SDK client, and {@code structuredContent} follows them (a result that does not is a tool error).
+ * Tool schemas against the real thing (Liberty, the database, the official MCP SDK client, the real runner): output
+ * schemas are checked over REST, advertised on {@code tools/list} and followed by {@code structuredContent} (a result
+ * that does not is a tool error); a change to a used tool's schemas (an edit, an OpenAPI re-import) puts a code tool
+ * into review and refuses its definer runs until it is saved again; the demo's tools come from the demo API's OpenAPI
+ * document, and the gateway's own {@code /openapi} imports.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
@@ -43,15 +43,7 @@ class ToolSchemasIT {
     }
 
     static HttpResponse<String> send(String method, String path, String key, String body) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(McpHttp.base() + APP + path)).timeout(Duration.ofSeconds(60))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-        if (body != null) {
-            b.header("Content-Type", "application/json");
-        }
-        if (key != null) {
-            b.header("Authorization", "Bearer " + key);
-        }
-        return McpHttp.HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return OperatorIT.send(method, APP + path, key, body);
     }
 
     static String customerTool(String name, String outputSchema) {
