@@ -5,6 +5,16 @@
   <a href="${ctx}/admin/tools"><fmt:message key="common.backToList"/></a>
 </div>
 <c:if test="${not canEdit}"><p class="note" id="read-only-note"><fmt:message key="common.readOnly"/></p></c:if>
+<c:if test="${not empty drift}">
+  <div class="warnings" id="needs-review" role="alert">
+    <strong><fmt:message key="codeTools.needsReview"/></strong> <fmt:message key="codeTools.needsReview.help"/>
+    <ul>
+      <c:forEach items="${drift}" var="d">
+        <li><code><c:out value="${d.tool()}"/></code>: <fmt:message key="codeTools.drift.${d.status()}"/><c:forEach items="${d.changes()}" var="change"> · <c:out value="${change}"/></c:forEach></li>
+      </c:forEach>
+    </ul>
+  </div>
+</c:if>
 <form method="post" action="${ctx}/admin/code-tools/${empty form.id ? 'new' : form.id}" class="card" id="code-tool-form" novalidate>
   <input type="hidden" name="_csrf" value="${fn:escapeXml(csrf)}">
   <fieldset ${canEdit ? '' : 'disabled'}>

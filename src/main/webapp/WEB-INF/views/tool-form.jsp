@@ -118,6 +118,18 @@
         <small><fmt:message key="tools.test.millis"><fmt:param value="${testMillis}"/></fmt:message></small></h3>
       <pre id="test-result" class="result ${testFailed ? 'error' : 'ok'}"><c:out value="${testResult}"/></pre>
     </c:if>
+    <c:if test="${canEdit and not empty inferredSchema}">
+      <form method="post" action="${ctx}/admin/tools/${tool.id}/output-schema" id="infer-form">
+        <input type="hidden" name="_csrf" value="${fn:escapeXml(csrf)}">
+        <h3><fmt:message key="tools.infer.title"/></h3>
+        <p class="help"><fmt:message key="tools.infer.help"/></p>
+        <div class="field ${empty inferErrors.inferredSchema ? '' : 'invalid'}">
+          <textarea id="inferredSchema" name="outputSchema" rows="10" class="mono" aria-label="<fmt:message key='tools.infer.title'/>"><c:out value="${inferredSchema}"/></textarea>
+          <c:if test="${not empty inferErrors.inferredSchema}"><p class="field-error" id="inferredSchema-error"><c:out value="${inferErrors.inferredSchema}"/></p></c:if>
+        </div>
+        <div class="actions"><button type="submit" id="accept-schema"><fmt:message key="tools.infer.accept"/></button></div>
+      </form>
+    </c:if>
   </section>
   <c:if test="${canEdit}">
     <form method="post" action="${ctx}/admin/tools/${tool.id}/delete" class="danger-zone">

@@ -35,7 +35,7 @@
         <tr>
           <td><a href="${ctx}/admin/${t.codeTool ? 'code-tools' : 'tools'}/${t.id}" class="tool-link"><c:out value="${t.name}"/></a></td>
           <td><c:out value="${serverSlugs[t.serverId]}"/></td>
-          <td><span class="badge ${t.codeTool ? 'code' : 'http'}">${t.codeTool ? 'code' : fn:escapeXml(t.method)}</span></td>
+          <td><span class="badge ${t.codeTool ? 'code' : 'http'}">${t.codeTool ? 'code' : fn:escapeXml(t.method)}</span><c:if test="${needsReview.contains(t.id)}"> <span class="badge status-refused needs-review" id="needs-review-${fn:escapeXml(t.name)}"><fmt:message key="tools.needsReview"/></span></c:if></td>
           <td><fmt:message key="${t.readOnly ? 'tools.read' : 'tools.write'}"/></td>
           <td class="desc"><c:out value="${t.description}"/></td>
         </tr>

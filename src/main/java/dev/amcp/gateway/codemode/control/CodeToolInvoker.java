@@ -2,6 +2,7 @@ package dev.amcp.gateway.codemode.control;
 
 import dev.amcp.gateway.codemode.entity.CodeRunRequest;
 import dev.amcp.gateway.codemode.entity.CodeToolSpec;
+import dev.amcp.gateway.codemode.entity.UsedToolDrift;
 import dev.amcp.gateway.governance.entity.CallScope;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Role;
@@ -12,12 +13,14 @@ import dev.amcp.gateway.workspace.control.WorkspaceService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
+import java.util.List;
 import java.util.Set;
 
 /**
  * Runs saved code tools ({@code method = code}). The bridge may call only the tools in {@code uses}, writes only
  * with {@code allowWrites}, never another code tool. A tool runs only while its whole definition is what an admin
- * saved ({@link CodeToolPin}); {@code runAs = definer} then answers under the definer's role. A refused run is
+ * saved ({@link CodeToolPin}); {@code runAs = definer} then answers under the definer's role, and only while the tools
+ * it uses still have the schemas it was saved against ({@link CodeToolDrift}). A refused run is
  * audited like any other.
  */
 @ApplicationScoped
@@ -28,6 +31,9 @@ public class CodeToolInvoker implements ToolInvoker {
 
     @Inject
     WorkspaceService workspaces;
+
+    @Inject
+    CodeToolDrift drift;
 
     @Override
     public boolean handles(String method) {
@@ -40,9 +46,15 @@ public class CodeToolInvoker implements ToolInvoker {
         CallScope bridgeScope = new CallScope(null, Set.copyOf(spec.uses()), !spec.allowWrites(), false);
         Caller runAs = caller;
         String refusal = null;
+        List<UsedToolDrift> drifted = CodeToolSpec.DEFINER.equals(spec.runAs()) ? drift.of(tool) : List.of();
         if (!CodeToolPin.of(spec, tool.getInputSchema()).equals(tool.getPinnedCodeSha256())) {
             refusal = "Code tool '" + tool.getName() + "' was changed outside an admin's save (its code, uses, allowWrites, runAs "
                     + "or input schema no longer match what was saved); an admin must save it again";
+        } else if (!drifted.isEmpty()) {
+            refusal = "Code tool '" + tool.getName() + "' needs review: " + drifted.stream()
+                    .map(d -> "'" + d.tool() + "' " + (UsedToolDrift.REMOVED.equals(d.status()) ? "was removed" : "changed its schema"))
+                    .collect(java.util.stream.Collectors.joining(", ")) + " since it was saved. It runs as its definer, so an admin "
+                    + "must review it and save it again before it runs";
         } else if (CodeToolSpec.DEFINER.equals(spec.runAs())) {
             Role definerRole = tool.getDefinerRoleId() == null ? null : workspaces.findRole(tool.getDefinerRoleId());
             if (definerRole == null) {

@@ -8,6 +8,7 @@ import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.Startup;
+import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
@@ -26,11 +27,30 @@ public class CodeToolPinUpgrade {
     @PersistenceContext(unitName = "amcp")
     EntityManager em;
 
+    @Inject
+    CodeToolDrift drift;
+
     void upgradeOnStart(@Observes @Priority(Migrations.PRIORITY + 10) Startup startup) {
         int upgraded = upgradeCodeOnlyPins();
         if (upgraded > 0) {
             LOG.info(() -> "Re-pinned " + upgraded + " code tool(s) saved with a code-only pin to their whole definition");
         }
+        int pinned = pinUsedSchemas();
+        if (pinned > 0) {
+            LOG.info(() -> "Pinned the used tools' schemas of " + pinned + " code tool(s) saved before schema drift was checked");
+        }
+    }
+
+    /** Pins the used tools' schemas, as they are now, of code tools saved before pins existed; answers how many. */
+    @Transactional
+    public int pinUsedSchemas() {
+        int pinned = 0;
+        for (McpTool tool : em.createQuery("select t from McpTool t where t.method = :code and t.usesSchemaPins is null", McpTool.class)
+                .setParameter("code", McpTool.CODE).getResultList()) {
+            tool.setUsesSchemaPins(drift.pins(tool.getWorkspaceId(), CodeToolSpec.from(tool.getEndpointMapping()).uses()));
+            pinned++;
+        }
+        return pinned;
     }
 
     /** Re-pins every code tool whose pin is the hash of its code alone; answers how many. */

@@ -6,7 +6,12 @@ import dev.amcp.gateway.governance.control.RequiresCapability;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Capability;
 import dev.amcp.gateway.governance.entity.Gated;
+import dev.amcp.gateway.codemode.entity.UsedToolDrift;
+import dev.amcp.gateway.platform.entity.Message;
+import dev.amcp.gateway.platform.entity.NoSuchItemException;
+import dev.amcp.gateway.tools.control.ToolService;
 import dev.amcp.gateway.tools.entity.McpTool;
+import java.util.List;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -23,6 +28,24 @@ public class CodeToolService {
 
     @Inject
     CodeToolStore store;
+
+    @Inject
+    ToolService tools;
+
+    @Inject
+    CodeToolDrift drift;
+
+    /** A code tool and how the tools it uses changed since it was saved (empty: no review needed). */
+    public record Reviewed(McpTool tool, List<UsedToolDrift> drift) {}
+
+    @RequiresCapability(Capability.ADMIN)
+    public Reviewed review(Caller caller, long toolId) {
+        McpTool tool = tools.findInWorkspace(caller, toolId);
+        if (!tool.isCodeTool()) {
+            throw new NoSuchItemException(Message.of("problem.codeTool.missing", "No code tool {0} in this workspace", toolId));
+        }
+        return new Reviewed(tool, drift.of(tool));
+    }
 
     @RequiresCapability(Capability.ADMIN)
     public Gated<McpTool> create(Caller caller, CodeToolDraft draft) {

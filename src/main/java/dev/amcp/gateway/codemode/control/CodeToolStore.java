@@ -34,6 +34,9 @@ class CodeToolStore {
     @Inject
     ToolService tools;
 
+    @Inject
+    CodeToolDrift drift;
+
     /** A draft that passed every check, and whether the runner could check its code. */
     private record Checked(McpServerConfig server, boolean codeChecked) {
         <T> Gated<T> gated(T value) {
@@ -108,12 +111,13 @@ class CodeToolStore {
         return new Checked(server, verdict.checked());
     }
 
-    private static void apply(Caller caller, McpTool tool, CodeToolDraft draft) {
+    private void apply(Caller caller, McpTool tool, CodeToolDraft draft) {
         tool.setTitle(draft.tool().title());
         tool.setDescription(draft.tool().description());
         tool.setInputSchema(draft.tool().inputSchema());
         tool.setOutputSchema(draft.tool().outputSchema());
         tool.setEndpointMapping(draft.spec().toMapping());
         tool.pinDefiner(caller.userId(), caller.role().roleId(), CodeToolPin.of(draft.spec(), draft.tool().inputSchema()));
+        tool.setUsesSchemaPins(drift.pins(caller.workspaceId(), draft.spec().uses())); // a save is the admin's review
     }
 }

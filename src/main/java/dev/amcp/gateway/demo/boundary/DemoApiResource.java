@@ -1,5 +1,6 @@
 package dev.amcp.gateway.demo.boundary;
 
+import dev.amcp.gateway.demo.control.DemoSeeder;
 import dev.amcp.gateway.demo.control.DemoStore;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import jakarta.enterprise.context.RequestScoped;
@@ -24,7 +25,7 @@ import java.util.function.Function;
 /**
  * The demo upstream API. It is an ordinary HTTP API: the demo tools reach it over HTTP like any other upstream. It
  * is served only with {@code AMCP_DEMO=true} ({@link DemoApiSwitch}); bodies are capped like every REST body, and the
- * store caps notes and orders ({@link DemoStore}).
+ * store caps notes and orders ({@link DemoStore}). Its OpenAPI document is {@code openapi.json}.
  */
 @Path("/demo-api")
 @RequestScoped
@@ -34,6 +35,13 @@ public class DemoApiResource {
 
     @Inject
     DemoStore store;
+
+    /** The API's own OpenAPI document, from which the demo workspace's tools are imported. */
+    @GET
+    @Path("openapi.json")
+    public String openApi() {
+        return DemoSeeder.resource(DemoSeeder.OPENAPI);
+    }
 
     @GET
     @Path("customers")

@@ -7,11 +7,11 @@ import dev.amcp.gateway.governance.entity.Role;
 import dev.amcp.gateway.workspace.entity.McpServerConfig;
 import java.util.Set;
 import java.util.TreeSet;
-import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.platform.control.Migrations;
 import dev.amcp.gateway.platform.control.Settings;
-import dev.amcp.gateway.tools.control.ToolService;
-import dev.amcp.gateway.tools.entity.ToolDraft;
+import dev.amcp.gateway.tools.control.OpenApiImports;
+import dev.amcp.gateway.tools.entity.HttpEndpointMapping;
+import dev.amcp.gateway.tools.entity.OpenApiImportRequest;
 import dev.amcp.gateway.workspace.control.ApiKeyService;
 import dev.amcp.gateway.workspace.control.WorkspaceService;
 import dev.amcp.gateway.workspace.entity.UserAccount;
@@ -22,7 +22,7 @@ import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.Startup;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonValue;
+import java.util.List;
 import jakarta.transaction.Transactional;
 import java.io.IOException;
 import java.io.InputStream;
@@ -33,13 +33,15 @@ import java.util.logging.Logger;
 
 /**
  * Seeds the demo workspace when {@code AMCP_DEMO=true} and the database holds no workspace yet: the demo server
- * with eight tools over the demo API, an admin user, and an API key printed once.
+ * with eight tools over the demo API (imported from its OpenAPI document), an admin user, and an API key printed once.
  */
 @ApplicationScoped
 public class DemoSeeder {
 
     public static final String WORKSPACE = "demo";
     public static final String SERVER = "demo";
+    /** The demo API's OpenAPI document, which it also serves at {@code /demo-api/openapi.json}. */
+    public static final String OPENAPI = "/demo/demo-api.openapi.json";
     private static final Logger LOG = Logger.getLogger(DemoSeeder.class.getName());
 
     @Inject
@@ -52,7 +54,7 @@ public class DemoSeeder {
     WorkspaceService workspaces;
 
     @Inject
-    ToolService tools;
+    OpenApiImports imports;
 
     @Inject
     ApiKeyService apiKeys;
@@ -96,12 +98,10 @@ public class DemoSeeder {
         capabilities.add(Capability.INLINE_CODE);
         adminRole = workspaces.updateRole(adminRole.getId(), capabilities, true, Set.of());
         Caller system = new Caller(workspace.getId(), admin.getId(), null, admin.getUsername(), adminRole.toGrant(), CallScope.UNRESTRICTED);
-        for (JsonValue value : JsonSupport.parseArray(resource("/demo/demo-tools.json"))) {
-            JsonObject t = value.asJsonObject();
-            tools.createHttpTool(system, new ToolDraft(server.getSlug(), t.getString("name"), t.getString("title", null),
-                    t.getString("description", null), t.getJsonObject("inputSchema"),
-                    t.containsKey("outputSchema") ? t.getJsonObject("outputSchema") : null, t.getJsonObject("endpointMapping")));
-        }
+        // The tools come from the demo API's own OpenAPI document, through the importer an admin would use.
+        JsonObject preview = imports.preview(system, new OpenApiImportRequest(server.getSlug(), null, resource(OPENAPI),
+                "${" + HttpEndpointMapping.SETTING_PREFIX + "DEMO}", null, null));
+        imports.apply(system, preview.getJsonNumber("id").longValue(), List.of(), List.of());
         var key = settings.get("AMCP_DEMO_API_KEY")
                 .map(fixed -> apiKeys.issue(admin.getId(), "demo key", null, fixed))
                 .orElseGet(() -> apiKeys.issue(admin.getId(), "demo key", null));
@@ -126,7 +126,7 @@ public class DemoSeeder {
         System.out.println(banner);
     }
 
-    private static String resource(String path) {
+    public static String resource(String path) {
         try (InputStream in = DemoSeeder.class.getResourceAsStream(path)) {
             if (in == null) {
                 throw new IllegalStateException("Missing resource " + path);

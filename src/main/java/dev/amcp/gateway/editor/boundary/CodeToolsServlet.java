@@ -2,6 +2,7 @@ package dev.amcp.gateway.editor.boundary;
 
 import dev.amcp.gateway.audit.control.CodeRunQueries;
 import dev.amcp.gateway.audit.entity.CodeRun;
+import dev.amcp.gateway.codemode.control.CodeToolDrift;
 import dev.amcp.gateway.codemode.control.CodeToolService;
 import dev.amcp.gateway.codemode.entity.CodeToolDraft;
 import dev.amcp.gateway.editor.control.CodeToolForms;
@@ -36,7 +37,8 @@ import java.util.Map;
 /**
  * The code tool form (create, edit) with its CodeMirror editor, and the test run, which runs the saved tool through
  * {@link ToolExecutor} and the real runner, then shows the run's audit row: result, console and bridge trace.
- * Deleting a code tool goes through the tools page like any tool.
+ * A tool whose used tools changed their schemas since its save shows what changed ("needs review") until it is saved
+ * again. Deleting a code tool goes through the tools page like any tool.
  */
 @WebServlet({"/admin/code-tools", "/admin/code-tools/*"})
 public class CodeToolsServlet extends EditorServlet {
@@ -55,6 +57,9 @@ public class CodeToolsServlet extends EditorServlet {
 
     @Inject
     LicenseService licenses;
+
+    @Inject
+    CodeToolDrift drift;
 
     private final EditorRoutes<McpTool> routes = EditorRoutes.<McpTool>numbered(this::codeToolOf)
             .get("new", this::blank)
@@ -152,6 +157,7 @@ public class CodeToolsServlet extends EditorServlet {
         }
         request.setAttribute("form", form);
         request.setAttribute("tool", existing);
+        request.setAttribute("drift", existing == null ? List.of() : drift.of(existing));
         request.setAttribute("errors", errors);
         request.setAttribute("formError", formError);
         request.setAttribute("servers", workspaces.servers(caller.workspaceId()));

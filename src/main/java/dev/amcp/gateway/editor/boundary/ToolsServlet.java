@@ -1,11 +1,13 @@
 package dev.amcp.gateway.editor.boundary;
 
+import dev.amcp.gateway.codemode.control.CodeToolDrift;
 import dev.amcp.gateway.editor.control.EditorToolAccess;
 import dev.amcp.gateway.editor.control.HttpToolForms;
 import dev.amcp.gateway.editor.entity.HttpToolForm;
 import dev.amcp.gateway.governance.control.GateRefusedException;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.platform.entity.Message;
+import dev.amcp.gateway.tools.control.SchemaInference;
 import dev.amcp.gateway.tools.control.ToolExecutor;
 import dev.amcp.gateway.tools.control.ToolService;
 import dev.amcp.gateway.tools.control.ToolService.InvalidToolException;
@@ -29,7 +31,8 @@ import java.util.stream.Collectors;
 
 /**
  * Tools: the list (filtered per server), the HTTP tool form (create, edit), delete (of any tool, code tools too), and
- * the test button, which calls the saved tool through {@link ToolExecutor} under the signed-in person's role. Code
+ * the test button, which calls the saved tool through {@link ToolExecutor} under the signed-in person's role and
+ * proposes an output schema inferred from an object result ({@link SchemaInference}), saved only when accepted. Code
  * tools are edited by {@link CodeToolsServlet}.
  */
 @WebServlet({"/admin/tools", "/admin/tools/*"})
@@ -41,6 +44,9 @@ public class ToolsServlet extends EditorServlet {
     @Inject
     ToolExecutor executor;
 
+    @Inject
+    CodeToolDrift drift;
+
     private final EditorRoutes<McpTool> routes = EditorRoutes.<McpTool>numbered((caller, id) -> toolOf(tools, caller, id))
             .get("", this::list)
             .get("new", this::blank)
@@ -48,7 +54,8 @@ public class ToolsServlet extends EditorServlet {
             .getItem("", this::show)
             .postItem("", this::save)
             .postItem("delete", this::delete)
-            .postItem("test", this::test);
+            .postItem("test", this::test)
+            .postItem("output-schema", this::acceptOutputSchema);
 
     @Override
     protected EditorRoutes<?> routes() {
@@ -82,6 +89,8 @@ public class ToolsServlet extends EditorServlet {
         request.setAttribute("serverSlugs", serverSlugs(caller));
         request.setAttribute("selectedServer", selected == null ? "" : selected.getSlug());
         request.setAttribute("tools", shown);
+        request.setAttribute("needsReview", shown.stream().filter(t -> t.isCodeTool() && !drift.of(t).isEmpty())
+                .map(McpTool::getId).collect(Collectors.toSet()));
         request.setAttribute("active", "tools");
         render(request, response, "tools");
     }
@@ -139,6 +148,10 @@ public class ToolsServlet extends EditorServlet {
                 ToolResult result = executor.execute(caller, tool, args);
                 request.setAttribute("testResult", result.value() != null ? HttpToolForms.pretty(result.value()) : result.text());
                 request.setAttribute("testFailed", result.isError());
+                if (!result.isError() && result.structuredContent() != null) {
+                    // "Infer from this result": a proposal to review; saved only by acceptOutputSchema.
+                    request.setAttribute("inferredSchema", HttpToolForms.pretty(SchemaInference.infer(result.structuredContent())));
+                }
             } catch (ToolNotAvailableException e) {
                 request.setAttribute("testResult", msg(request, "tools.test.notAvailable"));
                 request.setAttribute("testFailed", true);
@@ -147,6 +160,36 @@ public class ToolsServlet extends EditorServlet {
         }
         request.setAttribute("testArgs", argsText);
         request.setAttribute("testErrors", errors);
+        showForm(request, response, caller, formOf(caller, tool), tool, Map.of(), null);
+    }
+
+    /** Saves the output schema an admin reviewed (proposed from a test result), through the same checks as the form. */
+    private void acceptOutputSchema(HttpServletRequest request, HttpServletResponse response, Caller caller, McpTool tool)
+            throws ServletException, IOException {
+        if (tool.isCodeTool()) {
+            notFound(request, response);
+            return;
+        }
+        String text = request.getParameter("outputSchema") == null ? "" : request.getParameter("outputSchema");
+        Map<String, String> errors = new LinkedHashMap<>();
+        JsonObject schema = HttpToolForms.object(text, "inferredSchema", locale(request), errors);
+        try {
+            if (errors.isEmpty()) {
+                tools.updateHttpTool(caller, tool.getId(), new ToolDraft(serverSlug(caller, tool), tool.getName(), tool.getTitle(),
+                        tool.getDescription(), tool.getInputSchema(), schema, tool.getEndpointMapping()));
+                EditorRequests.flash(request, msg(request, "tools.infer.saved", tool.getName()));
+                EditorRequests.redirect(request, response, "/admin/tools/" + tool.getId());
+                return;
+            }
+        } catch (InvalidToolException e) {
+            msg(request, e.problems()).forEach((field, message) -> errors.put("inferredSchema", message));
+        } catch (GateRefusedException e) {
+            EditorRequests.renderError(request, response, HttpServletResponse.SC_FORBIDDEN, msg(request, "error.forbidden"));
+            return;
+        }
+        response.setStatus(422);
+        request.setAttribute("inferredSchema", text);
+        request.setAttribute("inferErrors", errors);
         showForm(request, response, caller, formOf(caller, tool), tool, Map.of(), null);
     }
 

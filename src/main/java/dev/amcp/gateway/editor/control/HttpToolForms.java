@@ -136,7 +136,7 @@ public final class HttpToolForms {
     }
 
     /** A JSON object typed into a field, {@code null} when blank; a parse problem goes into {@code errors}. */
-    static JsonObject object(String text, String field, Locale locale, Map<String, String> errors) {
+    public static JsonObject object(String text, String field, Locale locale, Map<String, String> errors) {
         if (text == null || text.isBlank()) {
             return null;
         }

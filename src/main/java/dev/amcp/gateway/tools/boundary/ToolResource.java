@@ -134,6 +134,9 @@ public class ToolResource {
     static JsonObject describe(ToolDescriptor d) {
         JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder().add("name", d.name()).add("readOnly", d.readOnly())
                 .add("inputSchema", d.inputSchema());
+        if (d.outputSchema() != null) {
+            b.add("outputSchema", d.outputSchema());
+        }
         if (d.title() != null) {
             b.add("title", d.title());
         }

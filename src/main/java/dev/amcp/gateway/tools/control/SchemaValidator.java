@@ -63,7 +63,7 @@ public class SchemaValidator {
         }
         if (!"object".equals(schema.containsKey("type") && schema.get("type").getValueType() == jakarta.json.JsonValue.ValueType.STRING
                 ? schema.getString("type") : null)) {
-            return Message.of("problem.schema.notObject", "An input schema must have \"type\": \"object\"");
+            return Message.of("problem.schema.notObject", "A tool schema (input or output) must have \"type\": \"object\"");
         }
         try {
             List<com.networknt.schema.Error> problems = metaSchema().validate(mapper.readTree(schema.toString()));

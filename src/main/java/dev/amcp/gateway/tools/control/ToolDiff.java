@@ -15,7 +15,7 @@ import java.util.Set;
  * What a re-import (or any new version of a tool) would change, in words an admin reads in a preview: texts, the
  * mapping's parts, and schema changes property by property ({@code inputSchema: property 'tags' added}).
  */
-final class ToolDiff {
+public final class ToolDiff {
 
     /** Mapping keys that record provenance or an admin's choice, not what the document says. */
     private static final Set<String> NOT_COMPARED = Set.of("openapi", "readOnly");
@@ -46,6 +46,14 @@ final class ToolDiff {
                 changes.add("mapping: " + key + " changed");
             }
         }
+        schema("inputSchema", oldInput, input, changes);
+        schema("outputSchema", oldOutput, output, changes);
+        return changes;
+    }
+
+    /** Schema changes alone, in the same words (a code tool's review: what changed in a tool it uses). */
+    public static List<String> schemaChanges(JsonObject oldInput, JsonObject oldOutput, JsonObject input, JsonObject output) {
+        List<String> changes = new ArrayList<>();
         schema("inputSchema", oldInput, input, changes);
         schema("outputSchema", oldOutput, output, changes);
         return changes;

@@ -23,7 +23,8 @@ import java.util.logging.Logger;
 /**
  * The one way any tool runs: MCP {@code tools/call}, the code-mode bridge and the editor's test button all come
  * here. It checks the caller's scope and the tool's read/write class, validates the arguments against the tool's
- * input schema, picks the invoker, times the call and announces it with {@link ToolCallCompleted}.
+ * input schema, picks the invoker, checks a stored tool's result against its output schema, times the call and
+ * announces it with {@link ToolCallCompleted}.
  */
 @ApplicationScoped
 public class ToolExecutor {
@@ -76,7 +77,25 @@ public class ToolExecutor {
         }
         ToolInvoker invoker = invokerFor(tool.getMethod());
         return timed(caller, tool.getName(), tool.getMethod(), tool.getInputSchema(), args,
-                a -> invoker == null ? ToolResult.error(unavailableMessage(tool)) : invoker.invoke(caller, tool, a));
+                a -> invoker == null ? ToolResult.error(unavailableMessage(tool)) : followingOutputSchema(tool, invoker.invoke(caller, tool, a)));
+    }
+
+    /**
+     * MCP requires the structured result of a tool with an output schema to follow it, so one that does not is a tool
+     * error that says what differs, never a result a client's SDK would reject.
+     */
+    private ToolResult followingOutputSchema(McpTool tool, ToolResult result) {
+        JsonObject schema = tool.getOutputSchema();
+        if (schema == null || result.isError()) {
+            return result;
+        }
+        List<String> problems = result.structuredContent() == null ? List.of("the result is not a JSON object")
+                : schemaValidator.validate(schema, result.structuredContent());
+        if (problems.isEmpty()) {
+            return result;
+        }
+        return ToolResult.error("Tool '" + tool.getName() + "' answered a result that does not follow its outputSchema: "
+                + String.join("; ", problems) + ". The upstream may have changed; an admin must update the tool's output schema.");
     }
 
     private ToolResult timed(Caller caller, String toolName, String method, JsonObject inputSchema, JsonObject rawArgs,

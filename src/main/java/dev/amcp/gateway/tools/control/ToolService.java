@@ -11,6 +11,7 @@ import dev.amcp.gateway.platform.entity.Message;
 import dev.amcp.gateway.tools.entity.HttpEndpointMapping;
 import dev.amcp.gateway.tools.entity.McpTool;
 import dev.amcp.gateway.tools.entity.ToolDraft;
+import dev.amcp.gateway.tools.entity.ToolSchemaChanged;
 import dev.amcp.gateway.workspace.control.WorkspaceService;
 import dev.amcp.gateway.workspace.entity.McpServerConfig;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -56,6 +57,9 @@ public class ToolService {
 
     @Inject
     Event<AdminChange> changes;
+
+    @Inject
+    Event<ToolSchemaChanged> schemaChanges;
 
     /** Header values in a mapping's audit snapshot: the names show what changed, the values may be secrets. */
     public static final String HIDDEN = "***";
@@ -105,8 +109,9 @@ public class ToolService {
     @RequiresCapability(Capability.ADMIN)
     public void delete(Caller caller, long toolId) {
         McpTool tool = findInWorkspace(caller, toolId);
-        recordChange(caller, AdminChange.DELETE, snapshot(tool), tool);
-        em.remove(tool);
+        JsonObject before = snapshot(tool);
+        em.remove(tool); // first, so whoever hears of the change finds the tool gone
+        recordChange(caller, AdminChange.DELETE, before, tool);
     }
 
     /**
@@ -116,6 +121,27 @@ public class ToolService {
     public void recordChange(Caller caller, String action, JsonObject before, McpTool tool) {
         changes.fire(AdminChange.inWorkspace(caller, tool.isCodeTool() ? AdminChange.CODE_TOOL : AdminChange.TOOL,
                 tool.getName() + " (" + tool.getId() + ")", action, before, AdminChange.DELETE.equals(action) ? null : snapshot(tool)));
+        if (!tool.isCodeTool()) {
+            announceSchemas(caller, action, before, tool);
+        }
+    }
+
+    /**
+     * Fires {@link ToolSchemaChanged} when a save changed a tool's schemas or name, or created or deleted it: code tools
+     * that use it are then flagged for review. Every writer of tools records its change here, so none is missed.
+     */
+    private void announceSchemas(Caller caller, String action, JsonObject before, McpTool tool) {
+        String oldName = before == null ? null : before.getString("name", null);
+        String oldHash = before == null ? null : SchemaHash.of(before.get("inputSchema") instanceof JsonObject i ? i : null,
+                before.get("outputSchema") instanceof JsonObject o ? o : null);
+        String newHash = AdminChange.DELETE.equals(action) ? null : SchemaHash.of(tool);
+        if (java.util.Objects.equals(oldHash, newHash) && tool.getName().equals(oldName)) {
+            return;
+        }
+        if (oldName != null && !oldName.equals(tool.getName())) {
+            schemaChanges.fire(new ToolSchemaChanged(caller, tool.getWorkspaceId(), oldName));
+        }
+        schemaChanges.fire(new ToolSchemaChanged(caller, tool.getWorkspaceId(), tool.getName()));
     }
 
     /** A tool as the audit log keeps it: header values of its mapping hidden, the credential by name only. */

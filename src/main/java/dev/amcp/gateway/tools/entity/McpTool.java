@@ -85,6 +85,11 @@ public class McpTool {
     @Column(name = "pinned_code_sha256")
     private String pinnedCodeSha256;
 
+    /** Code tools: the schemas of the tools in {@code uses} as the admin saved it against (schema drift). */
+    @Convert(converter = JsonObjectConverter.class)
+    @Column(name = "uses_schema_pins")
+    private JsonObject usesSchemaPins;
+
     @Version
     private int version;
 
@@ -166,6 +171,8 @@ public class McpTool {
         this.definerRoleId = roleId;
         this.pinnedCodeSha256 = codeSha256;
     }
+    public JsonObject getUsesSchemaPins() { return usesSchemaPins; }
+    public void setUsesSchemaPins(JsonObject usesSchemaPins) { this.usesSchemaPins = usesSchemaPins; }
     public int getVersion() { return version; }
     public Instant getCreatedAt() { return createdAt; }
     public Instant getUpdatedAt() { return updatedAt; }

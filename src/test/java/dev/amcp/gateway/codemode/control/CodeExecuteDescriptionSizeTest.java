@@ -3,11 +3,8 @@ package dev.amcp.gateway.codemode.control;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.amcp.gateway.platform.control.JsonSupport;
+import dev.amcp.gateway.tools.entity.ImportedOperation;
 import dev.amcp.gateway.tools.entity.ToolDescriptor;
-import jakarta.json.JsonObject;
-import jakarta.json.JsonValue;
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,22 +22,14 @@ class CodeExecuteDescriptionSizeTest {
         return s.getBytes(StandardCharsets.UTF_8).length;
     }
 
-    static List<ToolDescriptor> demoReadTools() throws IOException {
-        try (InputStream in = CodeExecuteDescriptionSizeTest.class.getResourceAsStream("/demo/demo-tools.json")) {
-            List<ToolDescriptor> tools = new ArrayList<>();
-            for (JsonValue value : JsonSupport.parseArray(new String(in.readAllBytes(), StandardCharsets.UTF_8))) {
-                JsonObject t = value.asJsonObject();
-                if ("GET".equals(t.getJsonObject("endpointMapping").getString("method"))) {
-                    tools.add(new ToolDescriptor(t.getString("name"), t.getString("title"), t.getString("description"),
-                            t.getJsonObject("inputSchema"), t.getJsonObject("outputSchema"), true, false, true, false));
-                }
-            }
-            return tools;
-        }
+    static List<ToolDescriptor> demoReadTools() {
+        return dev.amcp.gateway.demo.DemoOpenApiTest.tools().stream().filter(ImportedOperation::readOnly)
+                .map(t -> new ToolDescriptor(t.name(), t.title(), t.description(), t.inputSchema(), t.outputSchema(), true, false, true, false))
+                .toList();
     }
 
     @Test
-    void theDemoServerIsDeclaredWhole() throws IOException {
+    void theDemoServerIsDeclaredWhole() {
         List<ToolDescriptor> demo = demoReadTools();
         String description = CodeExecuteProvider.description(demo, BUDGET);
         System.out.printf("code_execute description, demo server (%d read tools): %d bytes (declarations budget %d)%n",
