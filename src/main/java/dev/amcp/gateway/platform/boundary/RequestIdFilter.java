@@ -1,8 +1,8 @@
 package dev.amcp.gateway.platform.boundary;
 
 import dev.amcp.gateway.platform.control.LogContext;
-import dev.amcp.gateway.platform.control.Tracing;
 import dev.amcp.gateway.platform.control.Settings;
+import dev.amcp.gateway.platform.control.Tracing;
 import jakarta.inject.Inject;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;

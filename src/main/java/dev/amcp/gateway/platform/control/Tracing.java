@@ -233,12 +233,14 @@ public final class Tracing {
 
         @Override
         public Span start(String name, Kind kind, Map<String, String> parentHeaders) {
-            Context parent = Context.current();
-            if (parentHeaders != null) {
-                parent = fromHeaders(parentHeaders, parent);
-            } else if (kind == Kind.SERVER && !io.opentelemetry.api.trace.Span.fromContext(parent).getSpanContext().isValid()
-                    && INCOMING.get() != null) {
-                parent = fromHeaders(INCOMING.get(), parent);
+            Context parent = parentHeaders == null ? null : fromHeaders(parentHeaders);
+            if (parent == null) {
+                parent = Context.current();
+                if (kind == Kind.SERVER && INCOMING.get() != null
+                        && !io.opentelemetry.api.trace.Span.fromContext(parent).getSpanContext().isValid()) {
+                    Context http = fromHeaders(INCOMING.get());
+                    parent = http == null ? parent : http;
+                }
             }
             var span = tracer.spanBuilder(name).setSpanKind(SpanKind.valueOf(kind.name())).setParent(parent).startSpan();
             String requestId = LogContext.requestId();
@@ -252,10 +254,10 @@ public final class Tracing {
             return new OtelSpan(span, span.storeInContext(parent).makeCurrent(), propagator);
         }
 
-        /** The context a set of W3C headers names; a malformed {@code traceparent} leaves {@code fallback}. */
-        private Context fromHeaders(Map<String, String> headers, Context fallback) {
+        /** The context a set of W3C headers names, or null when its {@code traceparent} is malformed. */
+        private Context fromHeaders(Map<String, String> headers) {
             Context extracted = propagator.extract(Context.root(), headers, MAP_GETTER);
-            return io.opentelemetry.api.trace.Span.fromContext(extracted).getSpanContext().isValid() ? extracted : fallback;
+            return io.opentelemetry.api.trace.Span.fromContext(extracted).getSpanContext().isValid() ? extracted : null;
         }
 
         @Override
