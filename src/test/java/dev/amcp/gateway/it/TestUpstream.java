@@ -23,6 +23,15 @@ public class TestUpstream {
                 .add("auth", auth == null ? "" : auth).build().toString();
     }
 
+    /** The trace context the caller sent, so a test sees what reached the upstream. */
+    @GET
+    @Path("trace")
+    @Produces("application/json")
+    public String trace(@HeaderParam("traceparent") String traceparent, @HeaderParam("tracestate") String tracestate) {
+        return jakarta.json.Json.createObjectBuilder().add("traceparent", traceparent == null ? "" : traceparent)
+                .add("tracestate", tracestate == null ? "" : tracestate).build().toString();
+    }
+
     @POST
     @Path("echo")
     @Produces("application/json")

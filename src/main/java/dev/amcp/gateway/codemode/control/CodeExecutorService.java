@@ -11,6 +11,7 @@ import dev.amcp.gateway.platform.control.Hashes;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.platform.control.LogContext;
 import dev.amcp.gateway.platform.control.Settings;
+import dev.amcp.gateway.platform.control.Tracing;
 import dev.amcp.gateway.tools.control.CallContext;
 import dev.amcp.gateway.tools.control.CancellationListener;
 import jakarta.annotation.PreDestroy;
@@ -132,8 +133,14 @@ public class CodeExecutorService implements CancellationListener {
 
     private RunOutcome runOrRefuse(CodeRunRequest request, String refusal) {
         String runId = UUID.randomUUID().toString();
-        try (LogContext.Scope logged = LogContext.put(LogContext.RUN_ID, runId)) {
-            return runLogged(runId, request, refusal);
+        try (LogContext.Scope logged = LogContext.put(LogContext.RUN_ID, runId);
+             Tracing.Span span = Tracing.internal("code run").attribute("amcp.code.inline", String.valueOf(request.inline()))
+                     .attribute("gen_ai.tool.name", request.toolName())) {
+            RunOutcome outcome = runLogged(runId, request, refusal);
+            if (outcome.status() != RunStatus.SUCCESS) {
+                span.fail(outcome.status().name());
+            }
+            return outcome;
         }
     }
 
@@ -182,8 +189,9 @@ public class CodeExecutorService implements CancellationListener {
     private RunOutcome runAdmitted(String runId, CodeRunRequest request, long admittedNanos) {
         // Bridge calls run on the gateway's own threads; they carry this request's and run's ids into their log lines.
         var logContext = LogContext.snapshot();
+        Tracing.Carried trace = Tracing.capture();
         java.util.concurrent.Executor withContext = task -> bridgeThreads.execute(() -> {
-            try (LogContext.Scope restored = LogContext.restore(logContext)) {
+            try (LogContext.Scope restored = LogContext.restore(logContext); LogContext.Scope traced = trace.restore()) {
                 task.run();
             }
         });

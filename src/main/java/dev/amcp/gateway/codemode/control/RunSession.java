@@ -7,6 +7,7 @@ import dev.amcp.gateway.codemode.entity.RunOutcome;
 import dev.amcp.gateway.codemode.entity.RunStatus;
 import dev.amcp.gateway.codemode.entity.RunnerFrames;
 import dev.amcp.gateway.platform.control.JsonSupport;
+import dev.amcp.gateway.platform.control.Tracing;
 import dev.amcp.gateway.tools.control.CallContext;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
@@ -262,8 +263,11 @@ final class RunSession extends Endpoint {
         }
         long start = System.nanoTime();
         BridgeDispatcher.Answer answer;
-        try {
+        try (Tracing.Span span = Tracing.internal("bridge " + bridge.op()).attribute("amcp.bridge.op", bridge.op())) {
             answer = bridgeContext.run(() -> dispatcher.handle(request.bridgeCaller(), bridge.op(), bridge.args()));
+            if (!answer.ok()) {
+                span.fail(answer.errorCode());
+            }
         } catch (RuntimeException e) {
             LOG.log(Level.SEVERE, "Bridge call " + bridge.op() + " of run " + runId + " failed", e);
             answer = new BridgeDispatcher.Answer(false, null, "internal", "The gateway failed to answer this call", null);

@@ -8,6 +8,7 @@ import dev.amcp.gateway.mcp.entity.ProtocolVersion;
 import dev.amcp.gateway.platform.control.Hashes;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.platform.control.Settings;
+import dev.amcp.gateway.platform.control.Tracing;
 import dev.amcp.gateway.tools.control.CallContext;
 import dev.amcp.gateway.tools.control.ToolCatalog;
 import dev.amcp.gateway.tools.control.ToolExecutor;
@@ -91,6 +92,32 @@ public class McpProtocol {
 
     /** Answers a request with its JSON-RPC response; never throws. {@code progress} may be null. */
     public JsonObject answer(Exchange exchange, JsonRpcMessage request, CallContext.ProgressSink progress) {
+        try (Tracing.Span span = requestSpan(exchange, request)) {
+            JsonObject reply = reply(exchange, request, progress);
+            if (reply.get("error") instanceof JsonObject error) {
+                span.fail("JSON-RPC error " + error.getInt("code", 0));
+            }
+            return reply;
+        }
+    }
+
+    /**
+     * The request's span (SEP-414): its parent is the trace context in {@code _meta} ({@code traceparent},
+     * {@code tracestate}) when there is one, else the HTTP request's. Names follow OpenTelemetry's MCP conventions.
+     */
+    private static Tracing.Span requestSpan(Exchange exchange, JsonRpcMessage request) {
+        JsonObject meta = request.params().get("_meta") instanceof JsonObject m ? m : JsonValue.EMPTY_JSON_OBJECT;
+        String tool = "tools/call".equals(request.method()) && request.params().get("name") instanceof JsonString n ? n.getString() : null;
+        return Tracing.request(tool == null ? request.method() : request.method() + " " + tool,
+                        meta.get(Tracing.TRACEPARENT) instanceof JsonString p ? p.getString() : null,
+                        meta.get(Tracing.TRACESTATE) instanceof JsonString s ? s.getString() : null)
+                .attribute("mcp.method.name", request.method())
+                .attribute("mcp.protocol.version", exchange.version().wire())
+                .attribute("jsonrpc.request.id", request.id() instanceof JsonString id ? id.getString() : String.valueOf(request.id()))
+                .attribute("gen_ai.tool.name", tool);
+    }
+
+    private JsonObject reply(Exchange exchange, JsonRpcMessage request, CallContext.ProgressSink progress) {
         try {
             JsonObject result = result(exchange, request, progress);
             return JsonRpcMessage.result(request.id(), exchange.version().stateless() ? McpWire.complete(result, SERVER_INFO, null) : result);

@@ -2,6 +2,7 @@ package dev.amcp.gateway.platform.boundary;
 
 import dev.amcp.gateway.platform.control.LogContext;
 import dev.amcp.gateway.platform.control.Settings;
+import dev.amcp.gateway.platform.control.Tracing;
 import jakarta.inject.Inject;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -112,7 +113,8 @@ public class RequestIdFilter extends HttpFilter {
         response.setHeader(HEADER, id);
         request.setAttribute(HEADER, id);
         long start = System.nanoTime();
-        try (var scope = LogContext.put(LogContext.REQUEST_ID, id)) {
+        try (var scope = LogContext.put(LogContext.REQUEST_ID, id);
+             var trace = Tracing.incoming(request.getHeader(Tracing.TRACEPARENT), request.getHeader(Tracing.TRACESTATE))) {
             try {
                 chain.doFilter(request, response);
             } finally {

@@ -5,6 +5,7 @@ import dev.amcp.gateway.platform.control.IdentityMemo;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.platform.control.Migrations;
 import dev.amcp.gateway.platform.control.Settings;
+import dev.amcp.gateway.platform.control.Tracing;
 import dev.amcp.gateway.tools.entity.CheckedUpstream;
 import dev.amcp.gateway.tools.entity.HttpEndpointMapping;
 import dev.amcp.gateway.tools.entity.McpTool;
@@ -152,8 +153,12 @@ public class HttpToolInvoker implements ToolInvoker {
             return ToolResult.error("Tool '" + tool.getName() + "' cannot call its upstream: " + e.getMessage());
         }
         long maxBytes = settings.getLong(MAX_BYTES_SETTING, 1024 * 1024);
-        try {
-            HttpResponse<InputStream> response = sender.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        try (Tracing.Span span = upstreamSpan(request)) {
+            HttpResponse<InputStream> response = sender.send(withTrace(request, span), HttpResponse.BodyHandlers.ofInputStream());
+            span.attribute("http.response.status_code", response.statusCode());
+            if (response.statusCode() >= 400) {
+                span.fail("HTTP " + response.statusCode());
+            }
             byte[] body;
             try (InputStream in = response.body()) {
                 body = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 1, maxBytes + 1));
@@ -170,6 +175,27 @@ public class HttpToolInvoker implements ToolInvoker {
             Thread.currentThread().interrupt();
             return ToolResult.error("The call was interrupted");
         }
+    }
+
+    /**
+     * The upstream call's span (OpenTelemetry's HTTP client conventions). The query string stays out: it may carry
+     * secrets; the host is the tool's own (the request URL carries the checked address).
+     */
+    private static Tracing.Span upstreamSpan(HttpRequest request) {
+        return Tracing.client(request.method()).attribute("http.request.method", request.method())
+                .attribute("server.address", request.headers().firstValue("Host").orElse(request.uri().getHost()))
+                .attribute("url.path", request.uri().getRawPath());
+    }
+
+    /** The request with the span's {@code traceparent}, so the upstream continues the trace; unchanged when tracing is off. */
+    static HttpRequest withTrace(HttpRequest request, Tracing.Span span) {
+        Map<String, String> headers = span.headers();
+        if (headers.isEmpty()) {
+            return request;
+        }
+        HttpRequest.Builder traced = HttpRequest.newBuilder(request, (name, value) -> true);
+        headers.forEach(traced::setHeader);
+        return traced.build();
     }
 
     /** A document fetched from an upstream: status, content type, and the body (at most the cap, {@code tooLarge} past it). */

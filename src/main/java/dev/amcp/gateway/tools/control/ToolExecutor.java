@@ -2,6 +2,7 @@ package dev.amcp.gateway.tools.control;
 
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.platform.control.JsonSupport;
+import dev.amcp.gateway.platform.control.Tracing;
 import dev.amcp.gateway.tools.entity.McpTool;
 import dev.amcp.gateway.tools.entity.ToolCallCompleted;
 import dev.amcp.gateway.tools.entity.ToolCallCompleted.Outcome;
@@ -66,7 +67,7 @@ public class ToolExecutor {
             completed.fire(new ToolCallCompleted(caller, caller.workspaceId(), toolName, null, Outcome.DENIED, 0));
             throw new ToolNotAvailableException(toolName);
         }
-        return timed(caller, toolName, "virtual", virtual.get().inputSchema(), args, a -> virtual.get().call(caller, a));
+        return traced(caller, toolName, "virtual", virtual.get().inputSchema(), args, a -> virtual.get().call(caller, a));
     }
 
     /** Runs a stored tool for this caller, after the access check. */
@@ -76,7 +77,7 @@ public class ToolExecutor {
             throw new ToolNotAvailableException(tool.getName());
         }
         ToolInvoker invoker = invokerFor(tool.getMethod());
-        return timed(caller, tool.getName(), tool.getMethod(), tool.getInputSchema(), args,
+        return traced(caller, tool.getName(), tool.getMethod(), tool.getInputSchema(), args,
                 a -> invoker == null ? ToolResult.error(unavailableMessage(tool)) : followingOutputSchema(tool, invoker.invoke(caller, tool, a)));
     }
 
@@ -98,8 +99,17 @@ public class ToolExecutor {
                 + String.join("; ", problems) + ". The upstream may have changed; an admin must update the tool's output schema.");
     }
 
+    /** The tool call's span (OpenTelemetry's {@code execute_tool} convention), failed unless the call went well. */
+    private ToolResult traced(Caller caller, String toolName, String method, JsonObject inputSchema, JsonObject rawArgs,
+                              java.util.function.Function<JsonObject, ToolResult> body) {
+        try (Tracing.Span span = Tracing.internal("execute_tool " + toolName).attribute("gen_ai.operation.name", "execute_tool")
+                .attribute("gen_ai.tool.name", toolName).attribute("amcp.tool.method", method)) {
+            return timed(caller, toolName, method, inputSchema, rawArgs, body, span);
+        }
+    }
+
     private ToolResult timed(Caller caller, String toolName, String method, JsonObject inputSchema, JsonObject rawArgs,
-                             java.util.function.Function<JsonObject, ToolResult> body) {
+                             java.util.function.Function<JsonObject, ToolResult> body, Tracing.Span span) {
         long start = System.nanoTime();
         JsonObject args = rawArgs == null ? JsonValue.EMPTY_JSON_OBJECT : rawArgs;
         ToolResult result;
@@ -113,6 +123,9 @@ public class ToolExecutor {
         } else {
             result = guarded(toolName, () -> body.apply(args));
             outcome = result.isError() ? Outcome.TOOL_ERROR : Outcome.OK;
+        }
+        if (outcome != Outcome.OK) {
+            span.fail(outcome.name());
         }
         completed.fire(new ToolCallCompleted(caller, caller.workspaceId(), toolName, method, outcome, System.nanoTime() - start));
         return result;
