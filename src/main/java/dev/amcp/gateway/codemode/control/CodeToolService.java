@@ -34,10 +34,18 @@ public class CodeToolService {
         return store.update(caller, toolId, draft, verdict(draft));
     }
 
-    /** Code that fails the store's own checks (missing, too long) is not sent to the runner. */
-    private CodeCheck.Verdict verdict(CodeToolDraft draft) {
-        String code = draft.spec().code();
+    /**
+     * What the runner reads from code being edited (problems, tool names), for the editor's pre-filled {@code uses}:
+     * the same analysis a save applies, so the two cannot disagree.
+     */
+    @RequiresCapability(Capability.ADMIN)
+    public CodeCheck.Verdict analyze(String code) {
         return code == null || code.isBlank() || code.length() > CodeToolSpec.MAX_CODE_CHARS ? CodeCheck.Verdict.UNCHECKED
                 : codeCheck.check(code);
+    }
+
+    /** Code that fails the store's own checks (missing, too long) is not sent to the runner. */
+    private CodeCheck.Verdict verdict(CodeToolDraft draft) {
+        return analyze(draft.spec().code());
     }
 }
