@@ -62,7 +62,7 @@ class CodeAnalysisIT {
 
     @Test
     void savingChecksToolNamesAndSyntaxWithTheRunnersParser() throws Exception {
-        String key = CodeModeMcpIT.tenant().getString("key");
+        String key = CodeModeMcpIT.tenant().getString("key"); // has one code tool; the community license allows 3
 
         var outside = saveCodeTool(key, "outside", "const c = await amcp.run('customers_search', {q: 'a'});\n"
                 + "// amcp.run('in_a_comment') is no call\nconst o = await amcp.run(\"orders_list\", {});\nreturn o;", List.of("customers_search"), "invoker");
@@ -75,6 +75,10 @@ class CodeAnalysisIT {
         assertTrue(definer.body().contains("Line 2, column 23: the tool name passed to amcp.run is computed; a tool that runs as its definer"
                 + " must name every tool it calls literally"), definer.body());
 
+        var syntax = saveCodeTool(key, "broken", "const a = 1;\nreturn (a;", List.of(), "invoker");
+        assertEquals(400, syntax.statusCode(), syntax.body());
+        assertTrue(syntax.body().contains("Line 2, column 10: Unexpected token"), syntax.body());
+
         var invoker = saveCodeTool(key, "computed_invoker", computed, List.of("customers_search"), "invoker");
         assertEquals(201, invoker.statusCode(), invoker.body());
         assertEquals(List.of("Line 2, column 23: the tool name passed to amcp.run is computed; this call is checked against uses only when it runs"),
@@ -85,10 +89,6 @@ class CodeAnalysisIT {
                 + "{q: 'Milano'});\nreturn {note: 'import done', n: r.count};", List.of("customers_search"), "definer");
         assertEquals(201, bulkImport.statusCode(), bulkImport.body());
         assertEquals(0, McpHttp.parse(bulkImport.body()).asJsonObject().getJsonArray("warnings").size(), bulkImport.body());
-
-        var syntax = saveCodeTool(key, "broken", "const a = 1;\nreturn (a;", List.of(), "invoker");
-        assertEquals(400, syntax.statusCode(), syntax.body());
-        assertTrue(syntax.body().contains("Line 2, column 10: Unexpected token"), syntax.body());
 
         String saved = tools(key);
         assertTrue(saved.contains("\"computed_invoker\"") && saved.contains("\"bulk-import\""), saved);
