@@ -586,6 +586,11 @@ section("code analysis (tool names read from the code) and progress", async () =
   const bad = await exec(`const out = []; for (const args of [[-1], [NaN], ["1"], [1, 0], [1, Infinity]]) { try { amcp.progress(...args); out.push("sent") } catch (e) { out.push(e.name) } } return out`);
   check(bad.done?.status === "ok" && bad.done.value.every((v: string) => v === "TypeError") && !bad.frames.some((f: Any) => f.type === "progress"),
     "progress: a bad done or total throws TypeError in the code and sends nothing", short(bad));
+  const flood = await exec(`const line = JSON.stringify({ type: "progress", done: 1, message: "y".repeat(5000) }) + "\\n";
+    for (let i = 0; i < 300; i++) Deno.stdout.writeSync(new TextEncoder().encode(line)); await new Promise((r) => setTimeout(r, 100)); return 1`);
+  const forwarded = flood.frames.filter((f: Any) => f.type === "progress");
+  check(flood.done?.status === "ok" && forwarded.length === 100 && forwarded.every((f: Any) => f.message.length === 200),
+    "progress: the supervisor forwards at most 100 forged frames per run, messages cut to 200 characters", { n: forwarded.length });
   const forged = await exec(`Deno.stdout.writeSync(new TextEncoder().encode(JSON.stringify({ type: "progress", done: "lots" }) + "\\n")); await new Promise((r) => setTimeout(r, 100)); return 1`);
   check(forged.done?.status === "error" && forged.done.error?.name === "SandboxProtocolError" && !forged.frames.some((f: Any) => f.type === "progress"),
     "progress: a forged progress frame with a bad done ends the run (SandboxProtocolError), nothing forwarded", short(forged));
