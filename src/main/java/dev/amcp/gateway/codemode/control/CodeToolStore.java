@@ -2,6 +2,7 @@ package dev.amcp.gateway.codemode.control;
 
 import dev.amcp.gateway.codemode.entity.CodeToolDraft;
 import dev.amcp.gateway.codemode.entity.CodeToolSpec;
+import dev.amcp.gateway.codemode.entity.RunnerFrames;
 import dev.amcp.gateway.governance.control.LicensedFeature;
 import dev.amcp.gateway.governance.entity.AdminChange;
 import dev.amcp.gateway.governance.entity.Caller;
@@ -15,7 +16,6 @@ import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
-import dev.amcp.gateway.codemode.entity.RunnerFrames;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

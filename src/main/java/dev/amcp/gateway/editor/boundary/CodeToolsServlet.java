@@ -115,7 +115,7 @@ public class CodeToolsServlet extends EditorServlet {
      * "names": [...], "problems": [{"line", "column", "message"}], "computed": [{"line", "column", "reason"}]}}.
      */
     private void analyze(HttpServletRequest request, HttpServletResponse response, Caller caller) throws IOException {
-        CodeCheck.Verdict verdict = codeTools.analyze(request.getParameter("code"));
+        CodeCheck.Verdict verdict = codeTools.analyze(caller, request.getParameter("code"));
         response.setContentType("application/json;charset=UTF-8");
         response.setHeader("Cache-Control", "no-store");
         response.getWriter().write(CodeToolForms.analysis(verdict));
@@ -161,7 +161,11 @@ public class CodeToolsServlet extends EditorServlet {
                           McpTool existing, Map<String, String> errors, String formError) throws ServletException, IOException {
         List<McpTool> callable = visibleTools(tools, caller).stream().filter(t -> !t.isCodeTool()).toList();
         if (existing == null && form.getUses().isEmpty() && !form.getCode().isBlank()) {
-            form.setUses(codeTools.analyze(form.getCode()).toolNames());
+            try {
+                form.setUses(codeTools.analyze(caller, form.getCode()).toolNames());
+            } catch (GateRefusedException e) {
+                // not an admin: the form already shows why nothing was saved
+            }
         }
         request.setAttribute("form", form);
         request.setAttribute("tool", existing);
