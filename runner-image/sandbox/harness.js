@@ -11,7 +11,8 @@
 // JSON.stringify, TextEncoder, Promise.prototype.then etc. does not corrupt the harness's own frames.
 //
 // Framing (both directions): one JSON document per line, UTF-8, terminated by "\n".
-//   child -> supervisor: ready | bridge {id,op,args} | console {level,text} | result {ok,value|error}
+//   child -> supervisor: ready | bridge {id,op,args} | console {level,text} | progress {done,total?,message?}
+//                        | result {ok,value|error}
 //   supervisor -> child: start {code,input,limits} | bridge_result {id,ok,value|error}
 "use strict";
 
@@ -285,6 +286,10 @@ let finished = false;
 let limits = { maxOutputBytes: 1048576, maxBridgeCalls: 100 };
 let consoleBytes = 0;
 let consoleTruncated = false;
+// The supervisor forwards at most this many progress frames per run (main.ts MAX_PROGRESS); later calls send nothing.
+const MAX_PROGRESS = 100;
+let progressFrames = 0;
+const NumberIsFinite = Number.isFinite;
 
 class AmcpError extends ErrorCtor {
   constructor(code, message) {
@@ -346,6 +351,23 @@ const amcp = ObjectFreeze({
     a.name = name;
     a.args = args === undefined ? {} : args;
     return bridge("run", a);
+  },
+  // Reports progress to the MCP client when it asked for it; returns at once, never waits for an answer.
+  progress(done, total, message) {
+    if (typeof done !== "number" || !NumberIsFinite(done) || done < 0) {
+      throw new TypeErrorCtor("amcp.progress: done must be a finite number >= 0");
+    }
+    if (total !== undefined && total !== null && (typeof total !== "number" || !NumberIsFinite(total) || total <= 0)) {
+      throw new TypeErrorCtor("amcp.progress: total must be a finite number > 0, or left out");
+    }
+    if (finished || progressFrames >= MAX_PROGRESS) return;
+    progressFrames++;
+    const frame = nullObj();
+    frame.type = "progress";
+    frame.done = done;
+    if (total !== undefined && total !== null) frame.total = total;
+    if (message !== undefined && message !== null) frame.message = call2(StringSlice, safeString(message), 0, 200);
+    send(frame);
   },
   AmcpError,
 });

@@ -17,12 +17,16 @@ import {
 import { type Config, type Limits, loadConfig } from "./config.ts";
 import { BusyError, type ChildFrame, Pool, prepareLaunch, Sandbox } from "./sandbox.ts";
 import { log } from "./log.ts";
-import { checkCode, describeProblem, type Problem } from "./check.ts";
+import { type Analysis, analyzeCode, checkCode, describeProblem } from "./check.ts";
 
 const TRACE = Deno.env.get("CODE_RUNNER_TRACE") === "1";
 const BRIDGE_OPS = new Set(["search", "describe", "run"]);
 const CONSOLE_LEVELS = new Set(["log", "info", "warn", "error", "debug"]);
 const MAX_PENDING_BRIDGE = 64;
+/** Progress frames a run may forward to the gateway; later ones are dropped (progress is advisory). */
+const MAX_PROGRESS = 100;
+/** Characters of a progress message that are forwarded. */
+const MAX_PROGRESS_MESSAGE = 200;
 const MAX_ERROR_FIELD = 16 * 1024;
 /** Bytes queued for the gateway above which the sandbox's output is not read until they are written. */
 const WS_HIGH_WATER = 4 * 1024 * 1024;
@@ -122,6 +126,7 @@ class RunSession {
   private lastChildBridgeId = 0;
   private pendingBridge = new Set<number>();
   private outputBytes = 0;
+  private progressFrames = 0;
   private consoleBytes = 0;
   private consoleTruncated = false;
   // deno-lint-ignore no-explicit-any
@@ -185,13 +190,13 @@ class RunSession {
   // deno-lint-ignore no-explicit-any
   private onCheck(msg: any) {
     if (typeof msg.code !== "string") return this.protocolError("code must be a string");
-    const problems: Problem[] = encoder.encode(msg.code).length > cfg.maxCodeBytes
-      ? [{ line: 1, column: 1, message: `code exceeds the runner's maximum of ${cfg.maxCodeBytes} bytes` }]
-      : checkCode(msg.code);
+    const analysis: Analysis = encoder.encode(msg.code).length > cfg.maxCodeBytes
+      ? { problems: [{ line: 1, column: 1, message: `code exceeds the runner's maximum of ${cfg.maxCodeBytes} bytes` }], calls: [], computed: [] }
+      : analyzeCode(msg.code);
     this.state = "done";
     for (const t of this.timers) clearTimeout(t);
     try {
-      this.ws.sendText(JSON.stringify({ type: "check_result", problems }));
+      this.ws.sendText(JSON.stringify({ type: "check_result", ...analysis }));
       this.ws.close(CLOSE_NORMAL, "done");
     } catch { /* socket already gone */ }
   }
@@ -285,6 +290,8 @@ class RunSession {
         return this.onChildBridge(msg, bytes);
       case "console":
         return this.onChildConsole(msg);
+      case "progress":
+        return this.onChildProgress(msg);
       case "result":
         return this.onChildResult(msg);
       default:
@@ -381,6 +388,20 @@ class RunSession {
     this.consoleBytes += bytes.length;
     this.outputBytes += bytes.length;
     this.ws.sendText(JSON.stringify(cut || msg.truncated === true ? { type: "console", level, text, truncated: true } : { type: "console", level, text }));
+  }
+
+  /** amcp.progress(done, total, message): checked and forwarded, at most MAX_PROGRESS per run, the rest dropped. */
+  // deno-lint-ignore no-explicit-any
+  private onChildProgress(msg: any) {
+    const finite = (v: unknown) => typeof v === "number" && Number.isFinite(v);
+    if (!finite(msg.done) || msg.done < 0) return this.childProtocolError("progress done must be a finite number >= 0");
+    if (msg.total !== undefined && (!finite(msg.total) || msg.total <= 0)) return this.childProtocolError("progress total must be a finite number > 0");
+    if (msg.message !== undefined && typeof msg.message !== "string") return this.childProtocolError("progress message must be a string");
+    if (++this.progressFrames > MAX_PROGRESS) return;
+    const frame: Record<string, unknown> = { type: "progress", done: msg.done };
+    if (msg.total !== undefined) frame.total = msg.total;
+    if (msg.message !== undefined) frame.message = msg.message.slice(0, MAX_PROGRESS_MESSAGE);
+    this.ws.sendText(JSON.stringify(frame));
   }
 
   // deno-lint-ignore no-explicit-any

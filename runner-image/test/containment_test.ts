@@ -525,7 +525,8 @@ section("code check (the supervisor parses the code with acorn)", async () => {
   };
   const runsBefore = (await health()).runs;
   const fine = await checkFrame(`const name = "bulk-import";\nreturn await amcp.run(name, {})`);
-  check(JSON.stringify(fine.result) === '{"type":"check_result","problems":[]}', "check frame: fine code -> check_result with no problems, close 1000", fine.r.frames);
+  check(JSON.stringify(fine.result) === '{"type":"check_result","problems":[],"calls":[],"computed":[{"line":2,"column":23,"reason":"the tool name passed to amcp.run is computed"}]}',
+    "check frame: fine code -> check_result with no problems (its computed name listed), close 1000", fine.r.frames);
   const imp = await checkFrame(`const a = 1;\nconst fs = await import("node:fs");\nreturn import.meta`);
   check(JSON.stringify(imp.result?.problems) === JSON.stringify([
     { line: 2, column: 18, message: "import is not available in code mode; call tools with amcp.run" },
@@ -541,6 +542,58 @@ section("code check (the supervisor parses the code with acorn)", async () => {
   check((await health()).runs === runsBefore, "check frames use no sandbox", { runsBefore, after: (await health()).runs });
   const late = await run({ url: URL_RUN, token: TOKEN, start: { code: "await new Promise((r) => setTimeout(r, 200)); return 1" }, afterStart: (ws) => ws.send(JSON.stringify({ type: "check", code: "1" })) });
   check(late.done?.status === "protocol_error" && !late.frames.some((f) => f.type === "check_result"), "a check frame after start -> protocol_error", short(late));
+});
+
+section("code analysis (tool names read from the code) and progress", async () => {
+  const analyze = async (code: string) => {
+    const r = await run({ url: URL_RUN, token: TOKEN, raw: (ws) => ws.send(JSON.stringify({ type: "check", code })), timeoutMs: 10_000 });
+    return r.frames.length === 1 && r.frames[0].type === "check_result" ? r.frames[0] : { frames: r.frames };
+  };
+  const literal = await analyze(`// amcp.run("in_a_comment")\nconst c = await amcp.run("customer_get", { id: 1 });\nconst s = "amcp.run('in_a_string')";\nawait amcp.describe(\`orders_list\`);\nreturn amcp?.run('bulk-import')`);
+  check(JSON.stringify(literal.calls) === JSON.stringify([
+    { name: "customer_get", op: "run", line: 2, column: 26 },
+    { name: "orders_list", op: "describe", line: 4, column: 21 },
+    { name: "bulk-import", op: "run", line: 5, column: 18 },
+  ]) && literal.computed?.length === 0 && literal.problems?.length === 0,
+    "analysis: literal names of amcp.run / amcp.describe with line and column; none from comments or strings", literal);
+  const computedCases: [string, number, RegExp][] = [
+    ["const n = 'x';\nreturn amcp.run(n)", 2, /tool name passed to amcp.run is computed/],
+    ["return amcp.run(`x${1}`)", 1, /computed/],
+    ["const f = amcp.run;\nreturn f('x')", 1, /amcp.run is used other than by a direct call/],
+    ["return amcp['run']('x')", 1, /amcp\[...\] is computed/],
+    ["const g = (a) => a.run('x');\n\nreturn g(amcp)", 3, /amcp is used as a value/],
+    ["return arguments[0].run('x')", 1, /arguments is used as a value/],
+  ];
+  for (const [code, line, reason] of computedCases) {
+    const a = await analyze(code);
+    check(a.calls?.length === 0 && a.computed?.length === 1 && a.computed[0].line === line && reason.test(a.computed[0].reason),
+      `analysis: computed name at line ${line}: ${JSON.stringify(code).slice(0, 60)}`, a);
+  }
+  const keys = await analyze(`const o = { amcp: 1, arguments: 2 }; o.amcp; o.arguments;\nreturn amcp.search("q")`);
+  check(keys.calls?.length === 0 && keys.computed?.length === 0, "analysis: amcp as a property name or key, and amcp.search, are no computed names", keys);
+  const broken = await analyze(`amcp.run("x"`);
+  check(broken.problems?.length === 1 && broken.calls?.length === 0, "analysis: code with a syntax error reads no names", broken);
+
+  // amcp.progress: frames in order between the bridge frames, checked and capped by the supervisor.
+  const p = await exec(`await amcp.run("a"); amcp.progress(1, 3, "one"); await amcp.run("b"); amcp.progress(2); return 1`,
+    { onBridge: () => ({ ok: true, value: 1 }) });
+  const order = p.frames.map((f: Any) => f.type === "progress" ? `p${f.done}/${f.total ?? ""}/${f.message ?? ""}` : f.type).join(",");
+  check(p.done?.status === "ok" && order === "bridge,p1/3/one,bridge,p2//,done", "progress: amcp.progress frames arrive in order with the bridge frames", order);
+  const many = await exec(`for (let i = 0; i < 500; i++) amcp.progress(i, 500, "x".repeat(1000)); return 1`);
+  const progress = many.frames.filter((f: Any) => f.type === "progress");
+  check(many.done?.status === "ok" && progress.length === 100 && progress.every((f: Any) => f.message.length === 200),
+    "progress: at most 100 frames per run, messages cut to 200 characters", { n: progress.length, len: progress[0]?.message?.length });
+  const bad = await exec(`const out = []; for (const args of [[-1], [NaN], ["1"], [1, 0], [1, Infinity]]) { try { amcp.progress(...args); out.push("sent") } catch (e) { out.push(e.name) } } return out`);
+  check(bad.done?.status === "ok" && bad.done.value.every((v: string) => v === "TypeError") && !bad.frames.some((f: Any) => f.type === "progress"),
+    "progress: a bad done or total throws TypeError in the code and sends nothing", short(bad));
+  const flood = await exec(`const line = JSON.stringify({ type: "progress", done: 1, message: "y".repeat(5000) }) + "\\n";
+    for (let i = 0; i < 300; i++) Deno.stdout.writeSync(new TextEncoder().encode(line)); await new Promise((r) => setTimeout(r, 100)); return 1`);
+  const forwarded = flood.frames.filter((f: Any) => f.type === "progress");
+  check(flood.done?.status === "ok" && forwarded.length === 100 && forwarded.every((f: Any) => f.message.length === 200),
+    "progress: the supervisor forwards at most 100 forged frames per run, messages cut to 200 characters", { n: forwarded.length });
+  const forged = await exec(`Deno.stdout.writeSync(new TextEncoder().encode(JSON.stringify({ type: "progress", done: "lots" }) + "\\n")); await new Promise((r) => setTimeout(r, 100)); return 1`);
+  check(forged.done?.status === "error" && forged.done.error?.name === "SandboxProtocolError" && !forged.frames.some((f: Any) => f.type === "progress"),
+    "progress: a forged progress frame with a bad done ends the run (SandboxProtocolError), nothing forwarded", short(forged));
 });
 
 section("supervisor caps: one run cannot exhaust the supervisor", async () => {

@@ -8,9 +8,6 @@ import { javascript, javascriptLanguage } from "@codemirror/lang-javascript";
 import { json } from "@codemirror/lang-json";
 import { autocompletion } from "@codemirror/autocomplete";
 
-/** Tool names passed literally to amcp.run / amcp.describe, as the gateway's CodeToolForms finds them. */
-const LITERAL_CALL = /amcp\s*\.\s*(?:run|describe)\s*\(\s*(["'`])([A-Za-z0-9_.-]{1,64})\1/g;
-
 /**
  * Completes from the gateway's typed declarations (data-completions): inside amcp.run("…") / amcp.describe("…") the
  * tool names with their signatures; inside amcp.run("name", {…}) that tool's argument names with their types; and
@@ -70,9 +67,9 @@ function amcpCompletion(tools) {
 
 const STYLE_NONCE = (document.querySelector('meta[name="style-nonce"]') || {}).content || "";
 
-/** Selects in the uses list (creating options when needed) every tool the code names literally. */
-function prefillUses(select, code) {
-  for (const [, , name] of code.matchAll(LITERAL_CALL)) {
+/** Selects in the uses list (creating options when needed) each of these tool names. */
+function selectUses(select, names) {
+  for (const name of names) {
     let option = [...select.options].find((o) => o.value === name);
     if (!option) {
       option = new Option(name, name);
@@ -80,6 +77,50 @@ function prefillUses(select, code) {
     }
     option.selected = true;
   }
+}
+
+/**
+ * The tool names the code passes literally to amcp.run / amcp.describe, as the gateway's runner reads them with
+ * its parser (the same reading a save checks `uses` against); none when the runner cannot be asked.
+ */
+async function analyzedNames(url, form, code) {
+  const body = new URLSearchParams({ _csrf: form.elements._csrf.value, code });
+  try {
+    const response = await fetch(url, { method: "POST", body, credentials: "same-origin", headers: { Accept: "application/json" } });
+    return response.ok ? (await response.json()).names || [] : [];
+  } catch (e) {
+    return [];
+  }
+}
+
+/**
+ * Keeps the uses list filled from the code: after the editor loses focus, and before the form is sent (the submit
+ * waits for the answer, then sends the form itself).
+ */
+function prefillUses(textarea, select) {
+  const form = textarea.form;
+  const url = textarea.dataset.analyze;
+  if (!form || !url) return () => {};
+  let analyzed = null;
+  let pending = null;
+  const refresh = () => {
+    const code = textarea.value;
+    if (code === analyzed) return pending || Promise.resolve();
+    analyzed = code;
+    pending = code.trim() ? analyzedNames(url, form, code).then((names) => selectUses(select, names)) : Promise.resolve();
+    return pending;
+  };
+  form.addEventListener("submit", (event) => {
+    if (textarea.value === analyzed && !pending) return;
+    event.preventDefault();
+    refresh().finally(() => {
+      pending = null;
+      form.submit();
+    });
+  });
+  return () => {
+    refresh().finally(() => (pending = null));
+  };
 }
 
 function languageFor(textarea) {
@@ -116,8 +157,7 @@ function enhance(textarea) {
   });
   if (uses) {
     // Only finished code counts: the list is filled when the editor loses focus and when the form is sent.
-    view.contentDOM.addEventListener("blur", () => prefillUses(uses, textarea.value));
-    if (textarea.form) textarea.form.addEventListener("submit", () => prefillUses(uses, textarea.value));
+    view.contentDOM.addEventListener("blur", prefillUses(textarea, uses));
   }
   textarea.classList.add("cm-source");
   textarea.hidden = true;

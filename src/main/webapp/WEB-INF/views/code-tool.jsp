@@ -49,7 +49,7 @@
     <div class="field ${empty errors.code ? '' : 'invalid'}">
       <label for="code"><fmt:message key="codeTools.code"/></label>
       <textarea id="code" name="code" rows="14" class="mono" data-editor="javascript" data-completions="${fn:escapeXml(completions)}"
-                data-uses="uses" aria-label="<fmt:message key='codeTools.code'/>" aria-describedby="code-help"><c:out value="${form.code}"/></textarea>
+                data-uses="uses" data-analyze="${ctx}/admin/code-tools/analyze" aria-label="<fmt:message key='codeTools.code'/>" aria-describedby="code-help"><c:out value="${form.code}"/></textarea>
       <p class="help" id="code-help"><fmt:message key="codeTools.code.help"/></p>
       <c:set var="f" value="code"/><%@ include file="_field.jspf" %>
     </div>

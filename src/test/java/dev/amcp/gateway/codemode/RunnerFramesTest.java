@@ -57,11 +57,29 @@ class RunnerFramesTest {
         assertEquals("return import.meta", check.getString("code"));
         var problems = RunnerFrames.parseCheckResult(
                 "{\"type\":\"check_result\",\"problems\":[{\"line\":2,\"column\":17,\"message\":\"import is not available\"}]}");
-        assertEquals(java.util.List.of(new RunnerFrames.CodeProblem(2, 17, "import is not available")), problems);
-        assertEquals(java.util.List.of(), RunnerFrames.parseCheckResult("{\"type\":\"check_result\",\"problems\":[]}"));
+        assertEquals(java.util.List.of(new RunnerFrames.CodeProblem(2, 17, "import is not available")), problems.problems());
+        assertEquals(java.util.List.of(), problems.calls(), "a runner that sends only problems names no tool");
+        assertEquals(RunnerFrames.CheckResult.NONE, RunnerFrames.parseCheckResult("{\"type\":\"check_result\",\"problems\":[]}"));
+        var names = RunnerFrames.parseCheckResult("{\"type\":\"check_result\",\"problems\":[],"
+                + "\"calls\":[{\"name\":\"customer_get\",\"op\":\"run\",\"line\":3,\"column\":26}],"
+                + "\"computed\":[{\"line\":4,\"column\":8,\"reason\":\"amcp[...] is computed\"}]}");
+        assertEquals(java.util.List.of(new RunnerFrames.ToolCall("customer_get", "run", 3, 26)), names.calls());
+        assertEquals(java.util.List.of(new RunnerFrames.ComputedCall(4, 8, "amcp[...] is computed")), names.computed());
         for (String bad : new String[]{"nope", "{\"type\":\"done\",\"status\":\"protocol_error\"}", "{\"type\":\"check_result\"}",
-                "{\"type\":\"check_result\",\"problems\":[1]}"}) {
+                "{\"type\":\"check_result\",\"problems\":[1]}", "{\"type\":\"check_result\",\"problems\":[],\"calls\":{}}",
+                "{\"type\":\"check_result\",\"problems\":[],\"computed\":[\"x\"]}"}) {
             assertThrows(RunnerFrames.ProtocolViolation.class, () -> RunnerFrames.parseCheckResult(bad), bad);
+        }
+    }
+
+    @Test
+    void progressFramesAreCheckedAsUntrustedInput() {
+        var p = assertInstanceOf(RunnerFrames.Progress.class, RunnerFrames.parse("{\"type\":\"progress\",\"done\":2,\"total\":5,\"message\":\"two\"}"));
+        assertEquals(new RunnerFrames.Progress(2, 5.0, "two"), p);
+        assertEquals(new RunnerFrames.Progress(0.5, null, null), RunnerFrames.parse("{\"type\":\"progress\",\"done\":0.5}"));
+        for (String bad : new String[]{"{\"type\":\"progress\"}", "{\"type\":\"progress\",\"done\":-1}", "{\"type\":\"progress\",\"done\":\"1\"}",
+                "{\"type\":\"progress\",\"done\":1,\"total\":0}", "{\"type\":\"progress\",\"done\":1,\"total\":\"3\"}"}) {
+            assertThrows(RunnerFrames.ProtocolViolation.class, () -> RunnerFrames.parse(bad), bad);
         }
     }
 

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.amcp.gateway.codemode.control.CodeCheck;
+import dev.amcp.gateway.codemode.entity.RunnerFrames;
 import dev.amcp.gateway.editor.control.CodeToolForms;
 import dev.amcp.gateway.editor.control.LicenseUsages;
 import dev.amcp.gateway.editor.control.LineDiff;
@@ -21,20 +23,23 @@ import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The code-mode pages' logic without a server: the code tool form, literal tool names, the line diff, license usage. */
+/** The code-mode pages' logic without a server: the code tool form, the runner's reading of code for the editor, the line diff, license usage. */
 class CodeModeControlTest {
 
     @Test
-    void literalToolNamesOfRunAndDescribeAreFoundOnceInOrder() {
-        String code = """
-                const a = await amcp.run("orders_list", {status: 'open'});
-                const d = await amcp.describe('customer_get');
-                const b = await amcp . run( `orders_list` , {});
-                const dynamic = await amcp.run(name, {});
-                const wrong = await amcp.run("half', {});
-                """;
-        assertEquals(List.of("orders_list", "customer_get"), CodeToolForms.literalToolNames(code));
-        assertEquals(List.of(), CodeToolForms.literalToolNames(null));
+    void theRunnersReadingOfTheCodeIsWhatTheEditorPreFills() {
+        var verdict = new CodeCheck.Verdict(true, new RunnerFrames.CheckResult(List.of(),
+                List.of(new RunnerFrames.ToolCall("orders_list", "run", 1, 26), new RunnerFrames.ToolCall("customer_get", "describe", 2, 32),
+                        new RunnerFrames.ToolCall("orders_list", "run", 3, 30)),
+                List.of(new RunnerFrames.ComputedCall(4, 32, "the tool name passed to amcp.run is computed"))));
+        assertEquals(List.of("orders_list", "customer_get"), verdict.toolNames(), "each name once, in order of appearance");
+        assertEquals(List.of(new RunnerFrames.ToolCall("customer_get", "describe", 2, 32)), verdict.outside(List.of("orders_list")));
+        assertEquals(List.of(), verdict.outside(List.of("orders_list", "customer_get")));
+        var json = JsonSupport.parseObject(CodeToolForms.analysis(verdict));
+        assertTrue(json.getBoolean("checked"));
+        assertEquals("[\"orders_list\",\"customer_get\"]", json.getJsonArray("names").toString());
+        assertEquals(4, json.getJsonArray("computed").getJsonObject(0).getInt("line"));
+        assertEquals("{\"checked\":false,\"names\":[],\"problems\":[],\"computed\":[]}", CodeToolForms.analysis(CodeCheck.Verdict.UNCHECKED));
     }
 
     @Test

@@ -281,13 +281,16 @@ class CodeModeIT {
     void savedCodeToolsCallOnlyWhatTheyUse() {
         var t = inlineTenant();
         fixtures.httpTool(t, "main", "echo2", ID_SCHEMA, "{\"method\":\"GET\",\"url\":\"${AMCP_UPSTREAM_IT}/echo/{id}\"}");
-        codeTools.create(t.admin(), new CodeToolDraft(draft("main", "lookup"), new CodeToolSpec("""
+        var saved = codeTools.create(t.admin(), new CodeToolDraft(draft("main", "lookup"), new CodeToolSpec("""
                 const a = await amcp.run('echo', {id: input.id});
                 let other;
-                try { await amcp.run('echo2', {id: 'x'}); other = 'ran'; } catch (e) { other = e.code; }
+                const notUsed = ['echo', '2'].join(''); // computed, so the save warns and the bridge refuses it at run time
+                try { await amcp.run(notUsed, {id: 'x'}); other = 'ran'; } catch (e) { other = e.code; }
                 const visible = (await amcp.search()).map(t => t.name);
                 return {id: a.id, other, visible};
                 """, List.of("echo"), CodeToolSpec.INVOKER, false)));
+        assertEquals(List.of("Line 4, column 22: the tool name passed to amcp.run is computed; this call is checked against uses only when it runs"),
+                saved.englishWarnings());
         ToolResult result = executor.call(onServer(t, t.viewerKey()), "lookup", Json.createObjectBuilder().add("id", "42").build());
         assertFalse(result.isError(), result.text());
         assertEquals("42", result.structuredContent().getString("id"));

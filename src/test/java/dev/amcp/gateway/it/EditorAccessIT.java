@@ -102,6 +102,31 @@ class EditorAccessIT {
     }
 
     @Test
+    void theCodeEditorGetsTheToolNamesFromTheRunnersParserForAdminsOnly() throws Exception {
+        Deployments.requireRunner();
+        String code = "const r = await amcp.run('main_read', {});\n// amcp.run('in_a_comment')\nawait amcp.describe(\"other_read\");\n"
+                + "return amcp.run(['main', 'write'].join('_'), {});";
+        String admin = signIn("admin");
+        Matcher token = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"").matcher(get("/admin/code-tools/new", admin).body());
+        assertTrue(token.find(), "the form carries a token");
+        HttpResponse<String> analysis = post("/admin/code-tools/analyze", admin, "_csrf", token.group(1), "code", code);
+        assertEquals(200, analysis.statusCode(), analysis.body());
+        assertTrue(analysis.headers().firstValue("Content-Type").orElse("").startsWith("application/json"), analysis.body());
+        JsonObject read = Json.createReader(new StringReader(analysis.body())).readObject();
+        assertTrue(read.getBoolean("checked"), analysis.body());
+        assertEquals("[\"main_read\",\"other_read\"]", read.getJsonArray("names").toString());
+        assertEquals(4, read.getJsonArray("computed").getJsonObject(0).getInt("line"), analysis.body());
+        assertEquals(403, post("/admin/code-tools/analyze", admin, "code", code).statusCode(), "without the CSRF token");
+
+        String viewer = signIn("viewer");
+        Matcher viewerToken = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"").matcher(get("/admin/tools", viewer).body());
+        assertTrue(viewerToken.find());
+        HttpResponse<String> refused = post("/admin/code-tools/analyze", viewer, "_csrf", viewerToken.group(1), "code", code);
+        assertEquals(403, refused.statusCode(), "only admins edit code tools");
+        assertFalse(refused.body().contains("main_read"), refused.body());
+    }
+
+    @Test
     void aFormBodyOverTheCapIsRefusedBeforeItIsRead() throws Exception {
         String cookies = signIn("admin");
         Matcher token = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"").matcher(get("/admin/tools/new", cookies).body());

@@ -9,16 +9,20 @@ import jakarta.websocket.EndpointConfig;
 import jakarta.websocket.MessageHandler;
 import jakarta.websocket.Session;
 import java.io.IOException;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 
 /**
- * Asks the runner to check code when a code tool is saved: the runner parses it (syntax, {@code import}) without
- * running it, over one authenticated WebSocket whose only frame is {@code check}. Without a runner, or when it does
- * not answer in time, the code is not checked here ({@link Verdict#UNCHECKED}); the same check still runs before every
- * run.
+ * Asks the runner to check code when a code tool is saved, and for the editor: the runner parses it (syntax,
+ * {@code import}, the tool names it passes to {@code amcp.run}/{@code amcp.describe}) without running it, over one
+ * authenticated WebSocket whose only frame is {@code check}. It is the only reader of code in the system, so the
+ * editor's pre-filled {@code uses} and the save-time rules cannot drift apart. Without a runner, or when it does not
+ * answer in time, the code is not checked here ({@link Verdict#UNCHECKED}); the same check still runs before every run.
  */
 @ApplicationScoped
 public class CodeCheck {
@@ -33,12 +37,23 @@ public class CodeCheck {
     @Inject
     CodeRunSettings runSettings;
 
-    /** What the runner said about some code: whether it could be asked, and the problems it found (none: fine). */
-    public record Verdict(boolean checked, List<RunnerFrames.CodeProblem> problems) {
-        public static final Verdict UNCHECKED = new Verdict(false, List.of());
+    /** What the runner said about some code: whether it could be asked, and what it read (no problems: fine). */
+    public record Verdict(boolean checked, RunnerFrames.CheckResult result) {
+        public static final Verdict UNCHECKED = new Verdict(false, RunnerFrames.CheckResult.NONE);
 
-        public Verdict {
-            problems = List.copyOf(problems);
+        public List<RunnerFrames.CodeProblem> problems() {
+            return result.problems();
+        }
+
+        /** The tool names the code passes literally, in order of first appearance. */
+        public List<String> toolNames() {
+            return result.calls().stream().map(RunnerFrames.ToolCall::name).distinct().toList();
+        }
+
+        /** The first literal call of each tool that is not in {@code uses}, in source order. */
+        public List<RunnerFrames.ToolCall> outside(Collection<String> uses) {
+            Set<String> seen = new HashSet<>(uses);
+            return result.calls().stream().filter(c -> seen.add(c.name())).toList();
         }
     }
 
@@ -66,7 +81,7 @@ public class CodeCheck {
     /** One check over its own connection: sends the code on open, takes the one check_result. */
     static final class CheckSession extends Endpoint {
         private final String code;
-        final CompletableFuture<List<RunnerFrames.CodeProblem>> answer = new CompletableFuture<>();
+        final CompletableFuture<RunnerFrames.CheckResult> answer = new CompletableFuture<>();
         private volatile Session session;
 
         CheckSession(String code) {

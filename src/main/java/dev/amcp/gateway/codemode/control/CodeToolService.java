@@ -49,17 +49,25 @@ public class CodeToolService {
 
     @RequiresCapability(Capability.ADMIN)
     public Gated<McpTool> create(Caller caller, CodeToolDraft draft) {
-        return store.create(caller, draft, verdict(draft));
+        return store.create(caller, draft, verdict(draft.spec().code()));
     }
 
     @RequiresCapability(Capability.ADMIN)
     public Gated<McpTool> update(Caller caller, Long toolId, CodeToolDraft draft) {
-        return store.update(caller, toolId, draft, verdict(draft));
+        return store.update(caller, toolId, draft, verdict(draft.spec().code()));
+    }
+
+    /**
+     * What the runner reads from code being edited (problems, tool names), for the editor's pre-filled {@code uses}:
+     * the same analysis a save applies, so the two cannot disagree.
+     */
+    @RequiresCapability(Capability.ADMIN)
+    public CodeCheck.Verdict analyze(Caller caller, String code) {
+        return verdict(code);
     }
 
     /** Code that fails the store's own checks (missing, too long) is not sent to the runner. */
-    private CodeCheck.Verdict verdict(CodeToolDraft draft) {
-        String code = draft.spec().code();
+    private CodeCheck.Verdict verdict(String code) {
         return code == null || code.isBlank() || code.length() > CodeToolSpec.MAX_CODE_CHARS ? CodeCheck.Verdict.UNCHECKED
                 : codeCheck.check(code);
     }

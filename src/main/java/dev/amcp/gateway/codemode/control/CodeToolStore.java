@@ -2,6 +2,7 @@ package dev.amcp.gateway.codemode.control;
 
 import dev.amcp.gateway.codemode.entity.CodeToolDraft;
 import dev.amcp.gateway.codemode.entity.CodeToolSpec;
+import dev.amcp.gateway.codemode.entity.RunnerFrames;
 import dev.amcp.gateway.governance.control.LicensedFeature;
 import dev.amcp.gateway.governance.entity.AdminChange;
 import dev.amcp.gateway.governance.entity.Caller;
@@ -16,6 +17,7 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -37,11 +39,15 @@ class CodeToolStore {
     @Inject
     CodeToolDrift drift;
 
-    /** A draft that passed every check, and whether the runner could check its code. */
-    private record Checked(McpServerConfig server, boolean codeChecked) {
+    /** A draft that passed every check, whether the runner could check its code, and what the save warns about. */
+    private record Checked(McpServerConfig server, boolean codeChecked, List<Message> warnings) {
         <T> Gated<T> gated(T value) {
-            return codeChecked ? Gated.of(value) : Gated.of(value).withWarning(Message.of("notice.codeTool.notChecked",
+            Gated<T> gated = codeChecked ? Gated.of(value) : Gated.of(value).withWarning(Message.of("notice.codeTool.notChecked",
                     "Code not checked: runner unavailable (the runner still checks it before every run)"));
+            for (Message warning : warnings) {
+                gated = gated.withWarning(warning);
+            }
+            return gated;
         }
     }
 
@@ -105,10 +111,37 @@ class CodeToolStore {
             verdict.problems().stream().findFirst().ifPresent(p -> problems.put("code", Message.of("problem.codeTool.codeCheck",
                     "Line {0}, column {1}: {2}", p.line(), p.column(), p.message())));
         }
+        List<Message> warnings = toolNames(spec, verdict, problems);
         if (!problems.isEmpty()) {
             throw new ToolService.InvalidToolException(problems);
         }
-        return new Checked(server, verdict.checked());
+        return new Checked(server, verdict.checked(), warnings);
+    }
+
+    /**
+     * The tool names the runner read from the code: a literal name outside {@code uses} is a problem naming its line; a
+     * name that cannot be read is a problem for a tool that runs as its definer (its pinned rights must be reviewable
+     * from the code), and a warning otherwise (the bridge still holds every call to {@code uses} at run time).
+     */
+    private static List<Message> toolNames(CodeToolSpec spec, CodeCheck.Verdict verdict, Map<String, Message> problems) {
+        List<RunnerFrames.ToolCall> outside = verdict.outside(spec.uses());
+        if (!outside.isEmpty() && !problems.containsKey("uses")) {
+            problems.put("uses", Message.of("problem.codeTool.notInUses", "Line {0} calls ''{1}'', which is not in uses (missing: {2})",
+                    outside.get(0).line(), outside.get(0).name(), String.join(", ", outside.stream().map(RunnerFrames.ToolCall::name).toList())));
+        }
+        List<RunnerFrames.ComputedCall> computed = verdict.result().computed();
+        if (computed.isEmpty()) {
+            return List.of();
+        }
+        RunnerFrames.ComputedCall first = computed.get(0);
+        if (CodeToolSpec.DEFINER.equals(spec.runAs())) {
+            problems.putIfAbsent("code", Message.of("problem.codeTool.computedName",
+                    "Line {0}, column {1}: {2}; a tool that runs as its definer must name every tool it calls literally",
+                    first.line(), first.column(), first.reason()));
+            return List.of();
+        }
+        return computed.stream().map(c -> Message.of("notice.codeTool.computedName",
+                "Line {0}, column {1}: {2}; this call is checked against uses only when it runs", c.line(), c.column(), c.reason())).toList();
     }
 
     private void apply(Caller caller, McpTool tool, CodeToolDraft draft) {

@@ -37,7 +37,8 @@ import java.util.logging.Logger;
  * several at a time, and enforces every ceiling itself: frame size, bridge-call count and concurrency, console
  * and result bytes, and the wall clock, which runs from admission (slot wait and connecting included). Whatever the
  * runner claims, or if it says nothing at all, the run ends by its deadline; when it ends, bridge calls still in
- * flight are interrupted (which aborts their upstream requests) and queued ones are dropped.
+ * flight are interrupted (which aborts their upstream requests) and queued ones are dropped. It is constructed on the
+ * thread of the call it serves, whose {@link CallContext} receives the run's progress ({@link RunProgress}).
  */
 final class RunSession extends Endpoint {
 
@@ -72,7 +73,9 @@ final class RunSession extends Endpoint {
     private final ArrayDeque<RunnerFrames.Bridge> waiting = new ArrayDeque<>();
     private final Set<Thread> answering = new HashSet<>();
     private int running;
-    private final CallContext bridgeContext = new CallContext(null, null);
+    /** Progress for the client that asked for it; bridge calls run with a context that reports into it. */
+    private final RunProgress progress = new RunProgress(CallContext.current());
+    private final CallContext bridgeContext = new CallContext(null, progress::fromTool);
     private final StringBuilder console = new StringBuilder();
     private long consoleBytes;
     private boolean consoleTruncated;
@@ -201,6 +204,8 @@ final class RunSession extends Endpoint {
             onBridge(bridge);
         } else if (frame instanceof RunnerFrames.Console line) {
             onConsole(line);
+        } else if (frame instanceof RunnerFrames.Progress report) {
+            progress.fromCode(report.done(), report.total(), report.message());
         } else if (frame instanceof RunnerFrames.Done done) {
             onDone(done);
         }
@@ -286,6 +291,9 @@ final class RunSession extends Endpoint {
         if (JsonSupport.utf8Length(frame) > limits.maxFrameBytes()) {
             finish(RunStatus.LIMIT, null, "A result of '" + answer.tool() + "' exceeded the " + limits.maxFrameBytes() + "-byte frame limit");
             return;
+        }
+        if (!outcome.isDone()) {
+            progress.bridgeCallDone(bridge.op(), answer.tool(), answer.ok()); // before the code can go on and report its own
         }
         send(frame);
     }

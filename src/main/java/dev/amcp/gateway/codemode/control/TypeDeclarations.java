@@ -36,6 +36,8 @@ public final class TypeDeclarations {
               function search(query?: string, options?: { limit?: number }): Promise<{ name: string; title: string; description: string; readOnly: boolean; signature: string }[]>;
               /** A tool's schemas and its TypeScript declaration. */
               function describe(name: string): Promise<{ name: string; title: string; description: string; readOnly: boolean; signature: string; inputSchema: object; outputSchema?: object; ts: string }>;
+              /** Reports progress to the client, if it asked for it; returns at once. */
+              function progress(done: number, total?: number, message?: string): void;
             """;
     /** Calls a declared tool: its arguments and result are typed from its schemas. */
     static final String TYPED_RUN = "  function run<N extends keyof Tools>(name: N, args: Tools[N][\"args\"]): Promise<Tools[N][\"result\"]>;\n";

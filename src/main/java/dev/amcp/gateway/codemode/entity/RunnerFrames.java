@@ -18,11 +18,14 @@ public final class RunnerFrames {
     private RunnerFrames() {}
 
     /** A frame from the runner. */
-    public sealed interface Inbound permits Bridge, Console, Done {}
+    public sealed interface Inbound permits Bridge, Console, Progress, Done {}
 
     public record Bridge(long id, String op, JsonObject args) implements Inbound {}
 
     public record Console(String level, String text) implements Inbound {}
+
+    /** {@code amcp.progress(done, total, message)} from the code; {@code total} and {@code message} may be null. */
+    public record Progress(double done, Double total, String message) implements Inbound {}
 
     public record Done(String status, JsonValue value, JsonObject error, long wallMs, long bridgeCalls, long outputBytes)
             implements Inbound {}
@@ -57,6 +60,15 @@ public final class RunnerFrames {
             }
             case "console" -> {
                 return new Console(JsonSupport.string(frame, "level", "log"), JsonSupport.string(frame, "text", ""));
+            }
+            case "progress" -> {
+                JsonValue total = frame.get("total");
+                if (!(frame.get("done") instanceof JsonNumber done) || !(done.doubleValue() >= 0) || Double.isInfinite(done.doubleValue())
+                        || (total != null && !(total instanceof JsonNumber t && t.doubleValue() > 0 && !Double.isInfinite(t.doubleValue())))) {
+                    throw new ProtocolViolation("progress frame needs a number done >= 0 and, if any, a number total > 0");
+                }
+                return new Progress(done.doubleValue(), total == null ? null : ((JsonNumber) total).doubleValue(),
+                        frame.get("message") instanceof jakarta.json.JsonString m ? m.getString() : null);
             }
             case "done" -> {
                 String status = JsonSupport.string(frame, "status", "");
@@ -95,25 +107,55 @@ public final class RunnerFrames {
     /** One problem the runner's code check found, at a 1-based line and column of the user's code. */
     public record CodeProblem(int line, int column, String message) {}
 
-    /** Reads the runner's {@code check_result}; anything else is a protocol violation. */
-    public static java.util.List<CodeProblem> parseCheckResult(String text) {
+    /** A tool name the code passes literally to {@code amcp.run} or {@code amcp.describe} ({@code op}), and where. */
+    public record ToolCall(String name, String op, int line, int column) {}
+
+    /** A place where the code calls or may call a tool whose name cannot be read from the code, and why. */
+    public record ComputedCall(int line, int column, String reason) {}
+
+    /** What the runner's check read from some code: its problems (none: fine) and the tool names it uses. */
+    public record CheckResult(java.util.List<CodeProblem> problems, java.util.List<ToolCall> calls, java.util.List<ComputedCall> computed) {
+        public static final CheckResult NONE = new CheckResult(java.util.List.of(), java.util.List.of(), java.util.List.of());
+
+        public CheckResult {
+            problems = java.util.List.copyOf(problems);
+            calls = java.util.List.copyOf(calls);
+            computed = java.util.List.copyOf(computed);
+        }
+    }
+
+    /**
+     * Reads the runner's {@code check_result}; anything else is a protocol violation. {@code calls} and
+     * {@code computed} came later than {@code problems}, so a runner that sends only problems reads as naming no tool.
+     */
+    public static CheckResult parseCheckResult(String text) {
         JsonObject frame;
         try {
             frame = JsonSupport.parseObject(text);
         } catch (IllegalArgumentException e) {
             throw new ProtocolViolation("runner sent a frame that is not a JSON object");
         }
-        if (!"check_result".equals(JsonSupport.string(frame, "type", "")) || !(frame.get("problems") instanceof jakarta.json.JsonArray problems)) {
+        if (!"check_result".equals(JsonSupport.string(frame, "type", "")) || !(frame.get("problems") instanceof jakarta.json.JsonArray)) {
             throw new ProtocolViolation("a check is answered by one check_result frame with a problems array");
         }
-        java.util.List<CodeProblem> found = new java.util.ArrayList<>();
-        for (JsonValue p : problems) {
-            if (!(p instanceof JsonObject o)) {
-                throw new ProtocolViolation("a check problem must be an object");
-            }
-            found.add(new CodeProblem((int) number(o, "line"), (int) number(o, "column"), JsonSupport.string(o, "message", "")));
+        return new CheckResult(
+                objects(frame, "problems").map(o -> new CodeProblem((int) number(o, "line"), (int) number(o, "column"), JsonSupport.string(o, "message", ""))).toList(),
+                objects(frame, "calls").map(o -> new ToolCall(JsonSupport.string(o, "name", ""), JsonSupport.string(o, "op", "run"),
+                        (int) number(o, "line"), (int) number(o, "column"))).toList(),
+                objects(frame, "computed").map(o -> new ComputedCall((int) number(o, "line"), (int) number(o, "column"),
+                        JsonSupport.string(o, "reason", "the tool name is computed"))).toList());
+    }
+
+    /** The objects of an optional array field; a field that is not an array, or an element that is not an object, is a violation. */
+    private static java.util.stream.Stream<JsonObject> objects(JsonObject frame, String key) {
+        JsonValue value = frame.get(key);
+        if (value == null) {
+            return java.util.stream.Stream.empty();
         }
-        return java.util.List.copyOf(found);
+        if (!(value instanceof jakarta.json.JsonArray array) || array.stream().anyMatch(v -> !(v instanceof JsonObject))) {
+            throw new ProtocolViolation("check_result " + key + " must be an array of objects");
+        }
+        return array.stream().map(JsonObject.class::cast);
     }
 
     public static String cancel() {

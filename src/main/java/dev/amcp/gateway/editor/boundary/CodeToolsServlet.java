@@ -3,6 +3,7 @@ package dev.amcp.gateway.editor.boundary;
 import dev.amcp.gateway.audit.control.CodeRunQueries;
 import dev.amcp.gateway.audit.entity.CodeRun;
 import dev.amcp.gateway.codemode.control.CodeToolDrift;
+import dev.amcp.gateway.codemode.control.CodeCheck;
 import dev.amcp.gateway.codemode.control.CodeToolService;
 import dev.amcp.gateway.codemode.entity.CodeToolDraft;
 import dev.amcp.gateway.editor.control.CodeToolForms;
@@ -64,6 +65,7 @@ public class CodeToolsServlet extends EditorServlet {
     private final EditorRoutes<McpTool> routes = EditorRoutes.<McpTool>numbered(this::codeToolOf)
             .get("new", this::blank)
             .post("new", (request, response, caller) -> save(request, response, caller, null))
+            .post("analyze", this::analyze)
             .getItem("", (request, response, caller, tool) -> showForm(request, response, caller, formOf(caller, tool), tool, Map.of(), null))
             .postItem("", this::save)
             .postItem("test", this::test);
@@ -113,6 +115,17 @@ public class CodeToolsServlet extends EditorServlet {
         }
     }
 
+    /**
+     * The runner's reading of the code in the editor, for its pre-filled {@code uses}, as JSON: {@code {"checked",
+     * "names": [...], "problems": [{"line", "column", "message"}], "computed": [{"line", "column", "reason"}]}}.
+     */
+    private void analyze(HttpServletRequest request, HttpServletResponse response, Caller caller) throws IOException {
+        CodeCheck.Verdict verdict = codeTools.analyze(caller, request.getParameter("code"));
+        response.setContentType("application/json;charset=UTF-8");
+        response.setHeader("Cache-Control", "no-store");
+        response.getWriter().write(CodeToolForms.analysis(verdict));
+    }
+
     private void test(HttpServletRequest request, HttpServletResponse response, Caller caller, McpTool tool)
             throws ServletException, IOException {
         String inputText = request.getParameter("input") == null ? "" : request.getParameter("input");
@@ -152,8 +165,12 @@ public class CodeToolsServlet extends EditorServlet {
     private void showForm(HttpServletRequest request, HttpServletResponse response, Caller caller, CodeToolForm form,
                           McpTool existing, Map<String, String> errors, String formError) throws ServletException, IOException {
         List<McpTool> callable = visibleTools(tools, caller).stream().filter(t -> !t.isCodeTool()).toList();
-        if (existing == null && form.getUses().isEmpty()) {
-            form.setUses(CodeToolForms.literalToolNames(form.getCode()));
+        if (existing == null && form.getUses().isEmpty() && !form.getCode().isBlank()) {
+            try {
+                form.setUses(codeTools.analyze(caller, form.getCode()).toolNames());
+            } catch (GateRefusedException e) {
+                // not an admin: the form already shows why nothing was saved
+            }
         }
         request.setAttribute("form", form);
         request.setAttribute("tool", existing);

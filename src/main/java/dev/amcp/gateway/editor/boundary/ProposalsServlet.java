@@ -1,9 +1,9 @@
 package dev.amcp.gateway.editor.boundary;
 
+import dev.amcp.gateway.codemode.control.CodeCheck;
 import dev.amcp.gateway.codemode.control.ProposalService;
 import dev.amcp.gateway.codemode.entity.CodeToolSpec;
 import dev.amcp.gateway.codemode.entity.SkillSuggestion;
-import dev.amcp.gateway.editor.control.CodeToolForms;
 import dev.amcp.gateway.editor.control.HttpToolForms;
 import dev.amcp.gateway.editor.control.LineDiff;
 import dev.amcp.gateway.governance.control.GateRefusedException;
@@ -38,6 +38,9 @@ public class ProposalsServlet extends EditorServlet {
 
     @Inject
     ToolService tools;
+
+    @Inject
+    CodeCheck codeCheck;
 
     private final EditorRoutes<SkillSuggestion> routes = EditorRoutes.numbered(this::find)
             .get("", this::list)
@@ -112,7 +115,7 @@ public class ProposalsServlet extends EditorServlet {
         request.setAttribute("proposal", proposal);
         request.setAttribute("code", code);
         request.setAttribute("uses", CodeToolSpec.from(payload).uses());
-        request.setAttribute("literalUses", CodeToolForms.literalToolNames(code));
+        request.setAttribute("literalUses", codeCheck.check(code).toolNames());
         request.setAttribute("inputSchema", payload.get("inputSchema") instanceof JsonObject o ? HttpToolForms.pretty(o) : "");
         request.setAttribute("existing", existing);
         if (existing != null && existing.isCodeTool()) {

@@ -1,5 +1,6 @@
 package dev.amcp.gateway.editor.control;
 
+import dev.amcp.gateway.codemode.control.CodeCheck;
 import dev.amcp.gateway.codemode.control.TypeDeclarations;
 import dev.amcp.gateway.codemode.entity.CodeToolDraft;
 import dev.amcp.gateway.codemode.entity.CodeToolSpec;
@@ -13,24 +14,17 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonValue;
 import java.util.Arrays;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * Turns the code tool form into a {@link CodeToolDraft} and back, finds the tools a program names literally, and
- * builds what the editor's completion needs. Everything beyond what the form itself can see (JSON that does not
+ * Turns the code tool form into a {@link CodeToolDraft} and back, writes the runner's reading of a program for the
+ * editor, and builds what the editor's completion needs. Everything beyond what the form itself can see (JSON that does not
  * parse) is {@code CodeToolService}'s to check.
  */
 public final class CodeToolForms {
-
-    /** {@code amcp.run("x"…)} and {@code amcp.describe('y')}: a literal tool name in single, double or back quotes. */
-    private static final Pattern LITERAL_CALL = Pattern.compile("amcp\\s*\\.\\s*(?:run|describe)\\s*\\(\\s*([\"'`])([A-Za-z0-9_.-]{1,64})\\1");
 
     private CodeToolForms() {}
 
@@ -82,14 +76,18 @@ public final class CodeToolForms {
         return new CodeToolDraft(tool, new CodeToolSpec(form.getCode(), List.copyOf(form.getUses()), form.getRunAs(), form.isAllowWrites()));
     }
 
-    /** The tool names a program passes literally to {@code amcp.run} or {@code amcp.describe}, in order of appearance. */
-    public static List<String> literalToolNames(String code) {
-        Set<String> names = new LinkedHashSet<>();
-        Matcher m = LITERAL_CALL.matcher(code == null ? "" : code);
-        while (m.find()) {
-            names.add(m.group(2));
-        }
-        return List.copyOf(names);
+    /** The runner's reading of some code, as the editor's {@code analyze} answer (see {@code CodeToolsServlet}). */
+    public static String analysis(CodeCheck.Verdict verdict) {
+        JsonArrayBuilder names = JsonSupport.JSON.createArrayBuilder();
+        verdict.toolNames().forEach(names::add);
+        JsonArrayBuilder problems = JsonSupport.JSON.createArrayBuilder();
+        verdict.problems().forEach(p -> problems.add(JsonSupport.JSON.createObjectBuilder().add("line", p.line())
+                .add("column", p.column()).add("message", p.message())));
+        JsonArrayBuilder computed = JsonSupport.JSON.createArrayBuilder();
+        verdict.result().computed().forEach(c -> computed.add(JsonSupport.JSON.createObjectBuilder().add("line", c.line())
+                .add("column", c.column()).add("reason", c.reason())));
+        return JsonSupport.JSON.createObjectBuilder().add("checked", verdict.checked()).add("names", names)
+                .add("problems", problems).add("computed", computed).build().toString();
     }
 
     /**

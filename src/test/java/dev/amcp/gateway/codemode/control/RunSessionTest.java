@@ -135,6 +135,27 @@ class RunSessionTest {
     }
 
     @Test
+    void progressGoesToTheCallThatStartedTheRunInOrderWithNestedToolsProgress() throws InterruptedException {
+        List<String> seen = new CopyOnWriteArrayList<>();
+        CallContext client = new CallContext("k", (p, total, message) -> seen.add(p + " " + message));
+        BridgeDispatcher reporting = new BridgeDispatcher() {
+            @Override
+            public Answer handle(Caller caller, String op, JsonObject args) {
+                // a tool that reports its own progress, on the bridge thread
+                CallContext.current().progress(1, 2.0, "half of " + args.getString("name"));
+                return new Answer(true, JsonValue.TRUE, null, null, args.getString("name"));
+            }
+        };
+        RunSession session = client.run(() -> open(LIMITS, reporting, pool));
+        session.onFrame("{\"type\":\"bridge\",\"id\":1,\"op\":\"run\",\"args\":{\"name\":\"customer_get\"}}");
+        waitFor(() -> answers() == 1, "the first answer");
+        session.onFrame("{\"type\":\"progress\",\"done\":5,\"total\":9,\"message\":\"from code\"}");
+        session.onFrame(DONE_OK);
+        assertEquals(RunStatus.SUCCESS, session.await().status());
+        assertEquals(List.of("0.5 half of customer_get", "1.0 customer_get done", "5.0 from code"), seen);
+    }
+
+    @Test
     void theBridgeCallBudgetHoldsWhateverTheRunnerSays() {
         RunSession session = open(new Answering());
         for (int id = 1; id <= 4; id++) {

@@ -89,6 +89,12 @@ final class Browser implements AutoCloseable {
         return (String) driver.executeScript("return document.getElementById(arguments[0]).value", id);
     }
 
+    /** Waits until the options selected in a select are these (the page fills some in asynchronously). */
+    void waitForSelected(String css, java.util.List<String> values) {
+        wait.until(d -> new org.openqa.selenium.support.ui.Select(d.findElement(By.cssSelector(css))).getAllSelectedOptions().stream()
+                .map(o -> o.getAttribute("value")).toList().equals(values));
+    }
+
     void waitForPath(String pathPrefix) {
         wait.until(d -> java.net.URI.create(d.getCurrentUrl()).getPath().startsWith(pathPrefix));
     }

@@ -80,6 +80,7 @@ class EditorCodeModeBrowserIT extends EditorBrowserSetup {
         browser.typeInEditor("code", "const r = await amcp.run(\"echo\", {id: input.id}); await amcp.describe('not_here'); "
                 + "console.log(\"got \" + r.id); return {echoed: r.id};");
         browser.typeInEditor("inputSchema", "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}}}");
+        browser.waitForSelected("#uses", java.util.List.of("echo", "not_here")); // the runner reads the names
         assertEquals(java.util.List.of("echo", "not_here"), new Select(browser.el("#uses")).getAllSelectedOptions().stream()
                 .map(o -> o.getAttribute("value")).toList(), "uses is prefilled from the code when the editor is left");
         browser.click("#save");
