@@ -12,6 +12,7 @@ import dev.amcp.gateway.workspace.control.WorkspaceService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
 import java.util.Set;
 
 /**
@@ -36,6 +37,18 @@ public class CodeToolInvoker implements ToolInvoker {
 
     @Override
     public ToolResult invoke(Caller caller, McpTool tool, JsonObject args) {
+        Prepared run = prepare(caller, tool, CodeToolSpec.from(tool.getEndpointMapping()).code(), args);
+        return run.refusal() == null ? executor.call(run.request()) : CodeResults.toToolResult(executor.refuse(run.request(), run.refusal()));
+    }
+
+    /** A run of a code tool as {@code caller} would start it, or the reason it may not run ({@code refusal}). */
+    record Prepared(CodeRunRequest request, String refusal) {}
+
+    /**
+     * The run of {@code code} as this tool, called by {@code caller} with {@code input}: the tool's own code for a call,
+     * or another program for a replay, under the same bridge rules and the same run-as role.
+     */
+    Prepared prepare(Caller caller, McpTool tool, String code, JsonValue input) {
         CodeToolSpec spec = CodeToolSpec.from(tool.getEndpointMapping());
         CallScope bridgeScope = new CallScope(null, Set.copyOf(spec.uses()), !spec.allowWrites(), false);
         Caller runAs = caller;
@@ -53,8 +66,7 @@ public class CodeToolInvoker implements ToolInvoker {
         }
         // The bridge scope replaces the entry point's: uses[] may name tools of other servers of the workspace.
         Caller bridge = new Caller(runAs.workspaceId(), runAs.userId(), runAs.apiKeyId(), runAs.username(), runAs.role(), bridgeScope);
-        CodeRunRequest request = new CodeRunRequest(caller, bridge, spec.code(), args, false, tool.getServerId(), tool.getId(),
-                tool.getName(), spec.runAs());
-        return CodeResults.toToolResult(refusal == null ? executor.run(request) : executor.refuse(request, refusal));
+        return new Prepared(new CodeRunRequest(caller, bridge, code, input, false, tool.getServerId(), tool.getId(),
+                tool.getName(), spec.runAs()), refusal);
     }
 }

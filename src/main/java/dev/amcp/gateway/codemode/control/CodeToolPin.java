@@ -28,6 +28,13 @@ final class CodeToolPin {
         return Hashes.sha256(b.toString());
     }
 
+    /** The value as canonical JSON text: equal values, however spelled, give equal text. */
+    static String canonical(JsonValue value) {
+        StringBuilder b = new StringBuilder();
+        canonical(value, b);
+        return b.toString();
+    }
+
     static void canonical(JsonValue value, StringBuilder out) {
         switch (value.getValueType()) {
             case OBJECT -> {
