@@ -37,7 +37,8 @@ public class CodeToolInvoker implements ToolInvoker {
 
     @Override
     public ToolResult invoke(Caller caller, McpTool tool, JsonObject args) {
-        Prepared run = prepare(caller, tool, CodeToolSpec.from(tool.getEndpointMapping()).code(), args);
+        CodeToolSpec spec = CodeToolSpec.from(tool.getEndpointMapping());
+        Prepared run = prepare(caller, tool, spec, false, spec.code(), args);
         return run.refusal() == null ? executor.call(run.request()) : CodeResults.toToolResult(executor.refuse(run.request(), run.refusal()));
     }
 
@@ -46,17 +47,17 @@ public class CodeToolInvoker implements ToolInvoker {
 
     /**
      * The run of {@code code} as this tool, called by {@code caller} with {@code input}: the tool's own code for a call,
-     * or another program for a replay, under the same bridge rules and the same run-as role.
+     * or another program for a replay, under the bridge rules of {@code spec} (the stored one, or a draft being saved,
+     * which is not pinned yet) and the same run-as role.
      */
-    Prepared prepare(Caller caller, McpTool tool, String code, JsonValue input) {
-        CodeToolSpec spec = CodeToolSpec.from(tool.getEndpointMapping());
+    Prepared prepare(Caller caller, McpTool tool, CodeToolSpec spec, boolean draft, String code, JsonValue input) {
         CallScope bridgeScope = new CallScope(null, Set.copyOf(spec.uses()), !spec.allowWrites(), false);
         Caller runAs = caller;
         String refusal = null;
-        if (!CodeToolPin.of(spec, tool.getInputSchema()).equals(tool.getPinnedCodeSha256())) {
+        if (!draft && !CodeToolPin.of(spec, tool.getInputSchema()).equals(tool.getPinnedCodeSha256())) {
             refusal = "Code tool '" + tool.getName() + "' was changed outside an admin's save (its code, uses, allowWrites, runAs "
                     + "or input schema no longer match what was saved); an admin must save it again";
-        } else if (CodeToolSpec.DEFINER.equals(spec.runAs())) {
+        } else if (CodeToolSpec.DEFINER.equals(spec.runAs()) && !draft) { // a draft is saved, and so defined, by the caller
             Role definerRole = tool.getDefinerRoleId() == null ? null : workspaces.findRole(tool.getDefinerRoleId());
             if (definerRole == null) {
                 refusal = "Code tool '" + tool.getName() + "' runs as its definer, whose role no longer exists; an admin must save it again";

@@ -53,6 +53,10 @@ final class RecordedAnswers implements BridgeAnswers {
         }
         String tool = JsonSupport.string(args, "name", "");
         JsonObject toolArgs = BridgeDispatcher.runArgs(args);
+        var allowed = caller.scope().allowedTools();
+        if (allowed != null && !allowed.contains(tool)) { // as a live run would answer: a replay follows the bridge rules too
+            return BridgeDispatcher.notAvailable(tool);
+        }
         String key = RunRecording.key(tool, toolArgs);
         JsonObject call = take(key);
         String reason = call == null ? Divergence.NOT_RECORDED
