@@ -31,7 +31,8 @@ class CodeReplayIT {
     @Deployment(testable = false)
     static WebArchive deployment() {
         Deployments.requireRunner();
-        return Deployments.gateway();
+        // Room for a cold runner on a loaded machine: these tests are about answers, not speed.
+        return Deployments.gateway(Deployments.NAME, true, Map.of("AMCP_CODE_TIMEOUT_MS", "20000"));
     }
 
     static JsonObject tenant() throws Exception {

@@ -73,7 +73,7 @@ public class ReplayItSetup {
                 JsonSupport.parseObject(ITEMS_SCHEMA), null, null), new CodeToolSpec(ITEMS_CODE, List.of("count_item"), CodeToolSpec.INVOKER, false)));
         var plan = codeTools.create(admin, new CodeToolDraft(new ToolDraft("demo", "plan_order", "Order for customer 1",
                 "Reads customer 1 and orders two SKU-001 for it", null, null, null), new CodeToolSpec("""
-                        const c = await amcp.run('customer_get', {id: 1});
+                        const c = await amcp.run('customer_get', {customerId: 1});
                         const o = await amcp.run('order_create', {customerId: c.id, sku: 'SKU-001', quantity: 2, note: 'dry'});
                         return {customer: c.id, order: o};
                         """, List.of("customer_get", "order_create"), CodeToolSpec.INVOKER, true)));
