@@ -89,6 +89,11 @@
             </c:choose>
           </p>
         </div>
+        <div class="field">
+          <label class="choice"><input type="checkbox" name="requireReplay" value="true" id="requireReplay"
+              ${form.requireReplay ? 'checked' : ''} aria-describedby="requireReplay-help"><fmt:message key="codeTools.requireReplay"/></label>
+          <p class="help" id="requireReplay-help"><fmt:message key="codeTools.requireReplay.help"/></p>
+        </div>
       </div>
     </div>
     </c:when><c:otherwise><p class="note" id="mapping-hidden"><fmt:message key="codeTools.codeHidden"/></p></c:otherwise></c:choose>
@@ -115,7 +120,9 @@
         <textarea id="input" name="input" rows="4" class="mono" data-editor="json" aria-label="<fmt:message key='codeTools.test.input'/>"><c:out value="${testInput}"/></textarea>
         <c:if test="${not empty testErrors.input}"><p class="field-error" id="input-error"><c:out value="${testErrors.input}"/></p></c:if>
       </div>
-      <div class="actions"><button type="submit" id="test-run"><fmt:message key="codeTools.test.run"/></button></div>
+      <div class="actions"><button type="submit" id="test-run"><fmt:message key="codeTools.test.run"/></button>
+        <button type="submit" name="dryRun" value="true" id="dry-run"><fmt:message key="codeTools.dryRun"/></button></div>
+      <p class="help"><fmt:message key="codeTools.dryRun.help"/></p>
     </form>
     <c:if test="${not empty testResult}">
       <h3><fmt:message key="${testFailed ? 'tools.test.failed' : 'tools.test.ok'}"/>
@@ -123,12 +130,55 @@
           <fmt:message key="tools.test.millis"><fmt:param value="${testRun.wallMs}"/></fmt:message>
           · <a href="${ctx}/admin/runs/${fn:escapeXml(testRun.runId)}" id="test-run-link"><fmt:message key="runs.detail"/></a></small></c:if></h3>
       <pre id="test-result" class="result ${testFailed ? 'error' : 'ok'}"><c:out value="${testResult}"/></pre>
+      <c:if test="${testDryRun}">
+        <h3><fmt:message key="codeTools.dryRun.planned"/></h3>
+        <c:choose><c:when test="${empty plannedWrites}"><p class="note" id="planned-none"><fmt:message key="codeTools.dryRun.none"/></p></c:when>
+          <c:otherwise><ol id="planned-writes"><c:forEach items="${plannedWrites}" var="w"><li><code><c:out value="${w.tool}"/></code> <code class="mono"><c:out value="${w.args}"/></code></li></c:forEach></ol></c:otherwise></c:choose>
+      </c:if>
       <c:if test="${not empty testRun}">
         <c:set var="run" value="${testRun}"/><c:set var="trace" value="${testTrace}"/>
         <%@ include file="_run-trace.jspf" %>
       </c:if>
     </c:if>
   </section>
+  <c:if test="${not empty recordedRuns}">
+  <section class="card" id="replay-panel">
+    <h2><fmt:message key="codeTools.replay.title"/></h2>
+    <p class="help"><fmt:message key="codeTools.replay.help"/></p>
+    <form method="post" action="${ctx}/admin/code-tools/${tool.id}/replay">
+      <input type="hidden" name="_csrf" value="${fn:escapeXml(csrf)}">
+      <div class="field">
+        <label for="replay-run-id"><fmt:message key="codeTools.replay.run"/></label>
+        <select id="replay-run-id" name="runId">
+          <c:forEach items="${recordedRuns}" var="r"><option value="${fn:escapeXml(r.runId)}" ${r.runId == replayRunId ? 'selected' : ''}>#<c:out value="${r.id}"/> · <c:out value="${r.status}"/> · <c:out value="${r.startedAt}"/></option></c:forEach>
+        </select>
+      </div>
+      <div class="field">
+        <label for="replay-code"><fmt:message key="codeTools.code"/></label>
+        <textarea id="replay-code" name="code" rows="10" class="mono" data-editor="javascript" aria-label="<fmt:message key='codeTools.code'/>"><c:out value="${replayCode}"/></textarea>
+      </div>
+      <div class="actions"><button type="submit" id="replay-try"><fmt:message key="codeTools.replay.try"/></button></div>
+    </form>
+    <c:if test="${not empty replayError}"><p class="field-error" id="replay-error"><c:out value="${replayError}"/></p></c:if>
+    <c:if test="${not empty replay}">
+      <h3><span class="badge status-${fn:toLowerCase(replay.status)}" id="replay-status"><c:out value="${replay.status}"/></span>
+        <c:if test="${replay.same}"> <small id="replay-same"><fmt:message key="codeTools.replay.same"/></small></c:if></h3>
+      <div class="grid2">
+        <div><h4><fmt:message key="codeTools.replay.old"/></h4><pre id="replay-old" class="result"><c:out value="${replay.oldValue}"/></pre></div>
+        <div><h4><fmt:message key="codeTools.replay.new"/></h4><pre id="replay-new" class="result ${replay.status == 'SUCCESS' ? 'ok' : 'error'}"><c:out value="${replay.newValue}"/></pre></div>
+      </div>
+      <c:if test="${not empty replay.diverged}">
+        <c:set var="d" value="${replay.diverged}"/>
+        <p class="field-error" id="replay-diverged"><c:choose>
+          <c:when test="${d.reason == 'withheld'}"><fmt:message key="codeTools.replay.withheld"><fmt:param value="${d.callIndex}"/><fmt:param value="${d.tool}"/><fmt:param value="${d.args}"/></fmt:message></c:when>
+          <c:when test="${d.reason == 'truncated'}"><fmt:message key="codeTools.replay.truncated"><fmt:param value="${d.callIndex}"/><fmt:param value="${d.tool}"/><fmt:param value="${d.args}"/></fmt:message></c:when>
+          <c:otherwise><fmt:message key="codeTools.replay.notRecorded"><fmt:param value="${d.callIndex}"/><fmt:param value="${d.tool}"/><fmt:param value="${d.args}"/></fmt:message></c:otherwise>
+        </c:choose></p>
+      </c:if>
+      <c:if test="${empty replay.diverged and not empty replay.error}"><pre class="result error" id="replay-run-error"><c:out value="${replay.error}"/></pre></c:if>
+    </c:if>
+  </section>
+  </c:if>
   <c:if test="${canEdit}">
     <form method="post" action="${ctx}/admin/tools/${tool.id}/delete" class="danger-zone">
       <input type="hidden" name="_csrf" value="${fn:escapeXml(csrf)}">

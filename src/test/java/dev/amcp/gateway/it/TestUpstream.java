@@ -39,6 +39,23 @@ public class TestUpstream {
         return jakarta.json.Json.createObjectBuilder().add("received", jakarta.json.Json.createReader(new java.io.StringReader(body)).readObject()).build().toString();
     }
 
+    /** Calls to {@code counted/{id}}, so a test can prove that something (a replay) called no tool. */
+    static final java.util.concurrent.atomic.AtomicInteger COUNTED = new java.util.concurrent.atomic.AtomicInteger();
+
+    @GET
+    @Path("counted/{id}")
+    @Produces("application/json")
+    public String counted(@PathParam("id") String id) {
+        return jakarta.json.Json.createObjectBuilder().add("id", id).add("call", COUNTED.incrementAndGet()).build().toString();
+    }
+
+    @GET
+    @Path("counted-calls")
+    @Produces("application/json")
+    public String countedCalls() {
+        return "{\"calls\":" + COUNTED.get() + "}";
+    }
+
     @GET
     @Path("slow")
     @Produces("application/json")

@@ -61,12 +61,16 @@ public class CodeRunResource {
 
     static JsonObject json(CodeRun r, boolean withTrace) {
         JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder().add("runId", r.getRunId()).add("status", r.getStatus())
+                .add("kind", r.getKind())
                 .add("inline", r.isInlineRun()).add("runAsMode", r.getRunAsMode()).add("runAsRole", r.getRunAsRole())
                 .add("codeSha256", r.getCodeSha256()).add("bridgeCalls", r.getBridgeCalls())
                 .add("inputBytes", r.getInputBytes()).add("outputBytes", r.getOutputBytes()).add("consoleBytes", r.getConsoleBytes())
                 .add("startedAt", r.getStartedAt().toString());
         if (r.getToolName() != null) {
             b.add("tool", r.getToolName());
+        }
+        if (r.getReplayOf() != null) {
+            b.add("replayOf", r.getReplayOf());
         }
         if (r.getInvokerUserId() != null) {
             b.add("invokerUserId", r.getInvokerUserId());

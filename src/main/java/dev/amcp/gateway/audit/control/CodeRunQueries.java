@@ -1,6 +1,7 @@
 package dev.amcp.gateway.audit.control;
 
 import dev.amcp.gateway.audit.entity.CodeRun;
+import dev.amcp.gateway.audit.entity.CodeRunRecording;
 import dev.amcp.gateway.governance.control.RequiresCapability;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Capability;
@@ -76,6 +77,29 @@ public class CodeRunQueries {
         TypedQuery<CodeRun> query = em.createQuery(jpql.toString(), CodeRun.class);
         params.forEach(query::setParameter);
         return query.setMaxResults(Math.max(1, Math.min(MAX_PAGE, filter.limit()))).getResultList();
+    }
+
+    /** A recorded run and its recording. */
+    public record Recorded(CodeRun run, CodeRunRecording recording) {}
+
+    private static final String RECORDED = "select r, c from CodeRun r, CodeRunRecording c where c.runId = r.runId"
+            + " and r.workspaceId = :ws and r.toolId = :tool and r.kind = '" + CodeRun.LIVE + "'";
+
+    /**
+     * A live run of this code tool with its recording, for a replay. What the caller may see of it is the replay's
+     * concern (results of tools the caller may not read are withheld there), and so is its gate.
+     */
+    public Optional<Recorded> recorded(Caller caller, long toolId, String runId) {
+        return em.createQuery(RECORDED + " and r.runId = :id", Object[].class).setParameter("ws", caller.workspaceId())
+                .setParameter("tool", toolId).setParameter("id", runId).getResultStream()
+                .map(row -> new Recorded((CodeRun) row[0], (CodeRunRecording) row[1])).findFirst();
+    }
+
+    /** The last {@code limit} recorded live runs of this code tool, newest first; only successful ones if asked. */
+    public List<Recorded> lastRecorded(Caller caller, long toolId, boolean successfulOnly, int limit) {
+        return em.createQuery(RECORDED + (successfulOnly ? " and r.status = 'SUCCESS'" : "") + " order by r.startedAt desc, r.id desc",
+                        Object[].class).setParameter("ws", caller.workspaceId()).setParameter("tool", toolId)
+                .setMaxResults(limit).getResultStream().map(row -> new Recorded((CodeRun) row[0], (CodeRunRecording) row[1])).toList();
     }
 
     @RequiresCapability(Capability.ADMIN)

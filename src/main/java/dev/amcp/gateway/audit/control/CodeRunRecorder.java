@@ -1,6 +1,7 @@
 package dev.amcp.gateway.audit.control;
 
 import dev.amcp.gateway.audit.entity.CodeRun;
+import dev.amcp.gateway.audit.entity.CodeRunRecording;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
@@ -27,11 +28,15 @@ public class CodeRunRecorder {
 
     /** Who and what a run is, for its audit row. */
     public record RunIdentity(String runId, long workspaceId, Long serverId, Long toolId, String toolName, boolean inline,
-                              Long invokerUserId, Long invokerKeyId, String runAsMode, String runAsRole, String codeSha256) {}
+                              Long invokerUserId, Long invokerKeyId, String runAsMode, String runAsRole, String codeSha256,
+                              String kind, String replayOf) {}
 
-    /** How a run ended, for its audit row; the row keeps the tail of {@code console}. */
+    /**
+     * How a run ended, for its audit row; the row keeps the tail of {@code console}. {@code recording} (with the
+     * {@code code} it ran) is kept for replays, or {@code null} when the run is not recorded.
+     */
     public record RunEnd(String status, String error, JsonObject trace, int bridgeCalls, long inputBytes,
-                         long outputBytes, long consoleBytes, String console) {}
+                         long outputBytes, long consoleBytes, String console, String code, JsonObject recording) {}
 
     /** Writes the row of a starting run (status {@code RUNNING}); returns its primary key for {@link #finish}. */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
@@ -39,6 +44,7 @@ public class CodeRunRecorder {
         CodeRun run = new CodeRun(id.runId(), id.workspaceId(), id.inline(), id.runAsMode(), id.runAsRole(),
                 id.codeSha256(), Instant.now());
         run.attribute(id.serverId(), id.toolId(), id.toolName(), id.invokerUserId(), id.invokerKeyId());
+        run.kind(id.kind(), id.replayOf());
         em.persist(run);
         em.flush(); // assigns the identity key now, so finish() finds the row by key instead of querying by run id
         return run.getId();
@@ -50,6 +56,9 @@ public class CodeRunRecorder {
         run.finish(end.status(), end.error(), end.trace(), end.bridgeCalls(), end.inputBytes(), end.outputBytes(),
                 end.consoleBytes(), Instant.now());
         run.keepConsoleTail(end.console());
+        if (end.recording() != null) {
+            em.persist(new CodeRunRecording(run.getRunId(), end.code(), end.recording()));
+        }
         Tag status = new Tag("status", end.status().toLowerCase());
         metrics.counter("amcp_code_runs", status).inc();
         metrics.timer("amcp_code_run_duration", status).update(Duration.ofMillis(run.getWallMs()));

@@ -61,7 +61,19 @@ public class CodeRun {
     private String codeSha256;
 
     /** Every status a row can have: {@code RUNNING} until the run ends, then how it ended. */
-    public static final java.util.List<String> STATUSES = java.util.List.of("SUCCESS", "ERROR", "TIMEOUT", "LIMIT", "CANCELLED", "REFUSED", "RUNNING");
+    public static final java.util.List<String> STATUSES = java.util.List.of("SUCCESS", "ERROR", "TIMEOUT", "LIMIT", "CANCELLED", "REFUSED", "DIVERGED", "RUNNING");
+
+    /** A run's kind: a live run, a replay of a recorded run (no tool is ever called), or a dry run (writes planned, not made). */
+    public static final String LIVE = "live";
+    public static final String REPLAY = "replay";
+    public static final String DRY_RUN = "dry_run";
+
+    @Column(name = "run_kind", nullable = false)
+    private String kind = LIVE;
+
+    /** The run a replay replayed. */
+    @Column(name = "replay_of")
+    private String replayOf;
 
     @Column(nullable = false)
     private String status = "RUNNING";
@@ -137,7 +149,15 @@ public class CodeRun {
         this.invokerKeyId = invokerKeyId;
     }
 
+    /** Marks the row as a replay of {@code replayOf} or a dry run; rows are live runs otherwise. */
+    public void kind(String kind, String replayOf) {
+        this.kind = kind;
+        this.replayOf = replayOf;
+    }
+
     public Long getId() { return id; }
+    public String getKind() { return kind; }
+    public String getReplayOf() { return replayOf; }
     public String getRunId() { return runId; }
     public Long getWorkspaceId() { return workspaceId; }
     public Long getServerId() { return serverId; }

@@ -1,6 +1,7 @@
 package dev.amcp.gateway.codemode.boundary;
 
 import dev.amcp.gateway.codemode.control.CodeToolDrift;
+import dev.amcp.gateway.codemode.control.CodeToolReplay;
 import dev.amcp.gateway.codemode.control.CodeToolService;
 import dev.amcp.gateway.codemode.entity.CodeToolDraft;
 import dev.amcp.gateway.codemode.entity.CodeToolSpec;
@@ -15,8 +16,11 @@ import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonValue;
+import jakarta.json.JsonArrayBuilder;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
@@ -27,8 +31,10 @@ import jakarta.ws.rs.core.Response;
 
 /**
  * Admin REST for code tools: {@code {"server", "name", "title", "description", "inputSchema", "code", "uses": [...],
- * "runAs": "invoker"|"definer", "allowWrites": false}}. Answers carry soft-limit warnings. A GET also says whether the
- * tool needs review ({@code needsReview}, {@code drift}: the tools in {@code uses} whose schemas changed since the save).
+ * "runAs": "invoker"|"definer", "allowWrites": false, "requireReplay": false}}. Answers carry soft-limit warnings. A GET
+ * also says whether the tool needs review ({@code needsReview}, {@code drift}: the tools in {@code uses} whose schemas
+ * changed since the save). Replays ({@code POST /api/code-tools/{id}/replay}) and recordings need {@code tools.write}
+ * ({@link CodeToolReplay}).
  */
 @Path("/api/code-tools")
 @RequestScoped
@@ -42,6 +48,9 @@ public class CodeToolResource {
 
     @Inject
     CodeToolService codeTools;
+
+    @Inject
+    CodeToolReplay replays;
 
     @POST
     public Response create(String body) {
@@ -80,6 +89,32 @@ public class CodeToolResource {
         return b.build().toString();
     }
 
+    /** {@code {"runId", "code"?}}: replays a recorded run, with the tool's code or the given one; no tool is called. */
+    @POST
+    @Path("{id}/replay")
+    public String replay(@PathParam("id") long id, String body) {
+        JsonObject json = JsonSupport.parseObject(body == null ? "" : body);
+        String code = json.containsKey("code") && json.get("code") != JsonValue.NULL ? JsonSupport.stringField(json, "code", null) : null;
+        return replays.replay(caller.get(), id, JsonSupport.stringField(json, "runId", null), code).json().toString();
+    }
+
+    /** The recorded runs of this code tool, newest first: {@code {"runs": [{runId, status, startedAt}]}}. */
+    @GET
+    @Path("{id}/recordings")
+    public String recordings(@PathParam("id") long id, @QueryParam("limit") @DefaultValue("20") int limit) {
+        JsonArrayBuilder list = JsonSupport.JSON.createArrayBuilder();
+        replays.replayable(caller.get(), id, Math.max(1, Math.min(100, limit))).forEach(r -> list.add(JsonSupport.JSON.createObjectBuilder()
+                .add("runId", r.getRunId()).add("status", r.getStatus()).add("startedAt", r.getStartedAt().toString())));
+        return JsonSupport.JSON.createObjectBuilder().add("runs", list).build().toString();
+    }
+
+    /** One recording, with the results of tools the caller may not read withheld. */
+    @GET
+    @Path("{id}/recordings/{runId}")
+    public String recording(@PathParam("id") long id, @PathParam("runId") String runId) {
+        return replays.shown(caller.get(), id, runId).toString();
+    }
+
     static CodeToolDraft draftOf(String body) {
         JsonObject json = JsonSupport.parseObject(body == null ? "" : body);
         var uses = json.containsKey("uses") ? json.get("uses") : JsonValue.EMPTY_JSON_ARRAY;
@@ -90,7 +125,8 @@ public class CodeToolResource {
         JsonObject mapping = JsonSupport.JSON.createObjectBuilder().add("method", "code")
                 .add("code", JsonSupport.stringField(json, "code", "")).add("uses", uses)
                 .add("runAs", JsonSupport.stringField(json, "runAs", CodeToolSpec.INVOKER))
-                .add("allowWrites", JsonSupport.booleanField(json, "allowWrites", false)).build();
+                .add("allowWrites", JsonSupport.booleanField(json, "allowWrites", false))
+                .add("requireReplay", JsonSupport.booleanField(json, "requireReplay", false)).build();
         return new CodeToolDraft(ToolResource.draftOf(json), CodeToolSpec.from(mapping));
     }
 }

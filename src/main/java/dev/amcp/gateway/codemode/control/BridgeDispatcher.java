@@ -24,7 +24,7 @@ import java.util.Set;
  * only ever uses the catalog and the executor, so the bridge obeys the same policy as every other entry point.
  */
 @ApplicationScoped
-public class BridgeDispatcher {
+public class BridgeDispatcher implements BridgeAnswers {
 
     /** Identity is fixed by the gateway; code asking for another one is refused, not ignored silently. */
     static final Set<String> IDENTITY_KEYS = Set.of("workspaceId", "workspace", "role", "runAs", "userId", "caller", "scope");
@@ -37,8 +37,15 @@ public class BridgeDispatcher {
     @Inject
     ToolExecutor executor;
 
-    /** The answer to one bridge call: a value, or an error code and message for an {@code AmcpError}. */
-    public record Answer(boolean ok, JsonValue value, String errorCode, String message, String tool) {
+    /**
+     * The answer to one bridge call: a value, or an error code and message for an {@code AmcpError}. An answer that
+     * {@code endsRun} is not sent to the code: the run ends with its message (a replay that diverged).
+     */
+    public record Answer(boolean ok, JsonValue value, String errorCode, String message, String tool, boolean endsRun) {
+        Answer(boolean ok, JsonValue value, String errorCode, String message, String tool) {
+            this(ok, value, errorCode, message, tool, false);
+        }
+
         static Answer value(JsonValue value, String tool) {
             return new Answer(true, value, null, null, tool);
         }
@@ -48,11 +55,30 @@ public class BridgeDispatcher {
         }
     }
 
-    public Answer handle(Caller caller, String op, JsonObject args) {
+    @Override
+    public String kind() {
+        return BridgeAnswers.LIVE;
+    }
+
+    @Override
+    public Answer answer(Caller caller, String op, JsonObject args) {
+        return handle(caller, op, args);
+    }
+
+    /** The refusal of a call that names an identity, or {@code null}. */
+    static Answer identityRejected(JsonObject args) {
         for (String key : args.keySet()) {
             if (IDENTITY_KEYS.contains(key)) {
                 return Answer.error("identity_rejected", "'" + key + "' is not accepted from code: a run's identity is fixed by the gateway", null);
             }
+        }
+        return null;
+    }
+
+    public Answer handle(Caller caller, String op, JsonObject args) {
+        Answer rejected = identityRejected(args);
+        if (rejected != null) {
+            return rejected;
         }
         return switch (op) {
             case "search" -> search(caller, args);
@@ -94,20 +120,26 @@ public class BridgeDispatcher {
                 .orElseGet(() -> notAvailable(name));
     }
 
+    /** The arguments of an {@code amcp.run} call, or {@code null} when they are not an object. */
+    static JsonObject runArgs(JsonObject args) {
+        JsonValue toolArgs = args.getOrDefault("args", JsonValue.EMPTY_JSON_OBJECT);
+        if (toolArgs == JsonValue.NULL) {
+            return JsonValue.EMPTY_JSON_OBJECT;
+        }
+        return toolArgs.getValueType() == JsonValue.ValueType.OBJECT ? toolArgs.asJsonObject() : null;
+    }
+
     private Answer run(Caller caller, JsonObject args) {
         String name = JsonSupport.string(args, "name", null);
         if (name == null) {
             return Answer.error("bad_request", "amcp.run(name, args) needs a tool name", null);
         }
-        JsonValue toolArgs = args.getOrDefault("args", JsonValue.EMPTY_JSON_OBJECT);
-        if (toolArgs == JsonValue.NULL) {
-            toolArgs = JsonValue.EMPTY_JSON_OBJECT;
-        }
-        if (toolArgs.getValueType() != JsonValue.ValueType.OBJECT) {
+        JsonObject toolArgs = runArgs(args);
+        if (toolArgs == null) {
             return Answer.error("bad_request", "amcp.run args must be an object", name);
         }
         try {
-            ToolResult result = executor.call(caller, name, toolArgs.asJsonObject());
+            ToolResult result = executor.call(caller, name, toolArgs);
             if (result.isError()) {
                 return Answer.error("tool_error", result.text(), name);
             }
@@ -132,7 +164,7 @@ public class BridgeDispatcher {
         }
     }
 
-    private static Answer notAvailable(String name) {
+    static Answer notAvailable(String name) {
         return Answer.error("not_available", "Tool '" + name + "' is not available to this run", name);
     }
 

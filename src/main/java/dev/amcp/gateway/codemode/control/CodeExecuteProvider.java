@@ -141,8 +141,8 @@ public class CodeExecuteProvider implements ToolProvider {
         public ToolResult call(Caller caller, JsonObject args) {
             Caller bridge = bridgeCaller(caller, serverId);
             JsonValue input = args.getOrDefault("input", JsonValue.NULL);
-            return CodeResults.toToolResult(executor.run(new CodeRunRequest(caller, bridge, args.getString("code"), input,
-                    true, serverId, null, NAME, CodeToolSpec.INVOKER)));
+            return executor.call(new CodeRunRequest(caller, bridge, args.getString("code"), input,
+                    true, serverId, null, NAME, CodeToolSpec.INVOKER));
         }
     }
 

@@ -14,6 +14,9 @@ import dev.amcp.gateway.platform.control.Settings;
 import dev.amcp.gateway.platform.control.Tracing;
 import dev.amcp.gateway.tools.control.CallContext;
 import dev.amcp.gateway.tools.control.CancellationListener;
+import dev.amcp.gateway.tools.control.SchemaValidator;
+import dev.amcp.gateway.tools.control.ToolCatalog;
+import dev.amcp.gateway.tools.entity.ToolResult;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -65,6 +68,12 @@ public class CodeExecutorService implements CancellationListener {
 
     @Inject
     CodeRunSettings runSettings;
+
+    @Inject
+    ToolCatalog catalog;
+
+    @Inject
+    SchemaValidator schemaValidator;
 
     /**
      * Creates the threads that answer bridge calls and close runs' sockets. They are the gateway's own threads (with
@@ -122,21 +131,47 @@ public class CodeExecutorService implements CancellationListener {
         return runSettings.limits();
     }
 
+    /**
+     * Runs the code of a tool call: a dry run when the call asked for one ({@code _meta["amcp/dryRun"]}: reads live,
+     * writes planned and never made, the plan in the result's {@code _meta}), else a live run.
+     */
+    public ToolResult call(CodeRunRequest request) {
+        if (!CallContext.current().dryRun()) {
+            return CodeResults.toToolResult(run(request));
+        }
+        DryRunAnswers dry = new DryRunAnswers(dispatcher, catalog, schemaValidator);
+        return CodeResults.dryRun(run(request, dry, null), dry.plannedWrites());
+    }
+
+    /** A live run: tools are called, and the run is recorded for replay. */
     public RunOutcome run(CodeRunRequest request) {
-        return runOrRefuse(request, null);
+        return run(request, dispatcher, null);
+    }
+
+    /**
+     * A run whose bridge calls {@code answers} answers: live ones are recorded for replay ({@code AMCP_CODE_RECORD_MAX_BYTES}
+     * caps each part), a replay's row names the run it replays ({@code replayOf}).
+     */
+    RunOutcome run(CodeRunRequest request, BridgeAnswers answers, String replayOf) {
+        return runOrRefuse(request, null, answers, replayOf);
     }
 
     /** Records a run refused before it could start (e.g. a code tool changed outside an admin's save). */
     public RunOutcome refuse(CodeRunRequest request, String reason) {
-        return runOrRefuse(request, reason);
+        return runOrRefuse(request, reason, dispatcher, null);
     }
 
-    private RunOutcome runOrRefuse(CodeRunRequest request, String refusal) {
+    /** Answers the bridge live (tools are called), for sources that answer only part of it themselves. */
+    BridgeAnswers live() {
+        return dispatcher;
+    }
+
+    private RunOutcome runOrRefuse(CodeRunRequest request, String refusal, BridgeAnswers answers, String replayOf) {
         String runId = UUID.randomUUID().toString();
         try (LogContext.Scope logged = LogContext.put(LogContext.RUN_ID, runId);
              Tracing.Span span = Tracing.internal("code run").attribute("amcp.code.inline", String.valueOf(request.inline()))
                      .attribute("gen_ai.tool.name", request.toolName())) {
-            RunOutcome outcome = runLogged(runId, request, refusal);
+            RunOutcome outcome = runLogged(runId, request, refusal, answers, replayOf);
             if (outcome.status() != RunStatus.SUCCESS) {
                 span.fail(outcome.status().name());
             }
@@ -144,15 +179,17 @@ public class CodeExecutorService implements CancellationListener {
         }
     }
 
-    private RunOutcome runLogged(String runId, CodeRunRequest request, String refusal) {
+    private RunOutcome runLogged(String runId, CodeRunRequest request, String refusal, BridgeAnswers source, String replayOf) {
         var invoker = request.invoker();
         long row = recorder.begin(new CodeRunRecorder.RunIdentity(runId, invoker.workspaceId(), request.serverId(), request.toolId(),
                 request.toolName(), request.inline(), invoker.userId(), invoker.apiKeyId(), request.runAsMode(),
-                request.bridgeCaller().role().name(), Hashes.sha256(request.code())));
+                request.bridgeCaller().role().name(), Hashes.sha256(request.code()), source.kind(), replayOf));
+        RunRecording recording = BridgeAnswers.LIVE.equals(source.kind()) ? new RunRecording(source, runSettings.values().recordMaxBytes()) : null;
+        BridgeAnswers answers = recording == null ? source : recording;
         RunOutcome outcome = null;
         try {
             outcome = java.util.Optional.ofNullable(refusal).or(connector::unavailableReason).map(reason -> RunOutcome.refused(runId, reason))
-                    .orElseGet(() -> admitAndRun(runId, request));
+                    .orElseGet(() -> admitAndRun(runId, request, answers));
         } catch (RuntimeException e) {
             LOG.log(Level.SEVERE, "Code run " + runId + " failed inside the gateway", e);
         } finally {
@@ -163,7 +200,8 @@ public class CodeExecutorService implements CancellationListener {
             }
             recorder.finish(row, new CodeRunRecorder.RunEnd(outcome.status().name(), outcome.error(), outcome.traceJson(),
                     outcome.trace().size(), JsonSupport.utf8Length(request.code()) + JsonSupport.utf8Length(String.valueOf(request.input())),
-                    outcome.outputBytes(), JsonSupport.utf8Length(outcome.console()), outcome.console()));
+                    outcome.outputBytes(), JsonSupport.utf8Length(outcome.console()), outcome.console(), request.code(),
+                    recording == null || outcome.status() == RunStatus.REFUSED ? null : recording.document(request.input(), outcome.value())));
         }
         RunOutcome finished = outcome;
         LOG.fine(() -> "code run " + runId + " " + finished.status() + " in " + finished.wallMs() + " ms, "
@@ -171,7 +209,7 @@ public class CodeExecutorService implements CancellationListener {
         return outcome;
     }
 
-    private RunOutcome admitAndRun(String runId, CodeRunRequest request) {
+    private RunOutcome admitAndRun(String runId, CodeRunRequest request, BridgeAnswers answers) {
         long admittedNanos = System.nanoTime(); // the run's wall time counts from here
         YearMonth month = CodeRunUsage.currentMonth();
         try {
@@ -179,14 +217,14 @@ public class CodeExecutorService implements CancellationListener {
         } catch (GateRefusedException e) {
             return new RunOutcome(runId, RunStatus.LIMIT, null, e.getMessage(), "", List.of(), 0, 0);
         }
-        RunOutcome outcome = runAdmitted(runId, request, admittedNanos);
+        RunOutcome outcome = runAdmitted(runId, request, answers, admittedNanos);
         if (outcome.status() == RunStatus.REFUSED) {
             usage.uncount(request.invoker().workspaceId(), month); // the runner never ran it
         }
         return outcome;
     }
 
-    private RunOutcome runAdmitted(String runId, CodeRunRequest request, long admittedNanos) {
+    private RunOutcome runAdmitted(String runId, CodeRunRequest request, BridgeAnswers answers, long admittedNanos) {
         // Bridge calls run on the gateway's own threads; they carry this request's and run's ids into their log lines.
         var logContext = LogContext.snapshot();
         Tracing.Carried trace = Tracing.capture();
@@ -195,7 +233,7 @@ public class CodeExecutorService implements CancellationListener {
                 task.run();
             }
         });
-        RunSession session = new RunSession(runId, request, limits(), dispatcher, withContext, admittedNanos);
+        RunSession session = new RunSession(runId, request, limits(), answers, withContext, admittedNanos);
         // Registered before the slot wait, so a client that gives up cancels the run wherever it is.
         CallContext call = CallContext.current();
         String requestKey = call.requestKey();

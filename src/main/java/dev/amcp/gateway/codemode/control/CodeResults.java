@@ -12,6 +12,11 @@ final class CodeResults {
 
     private CodeResults() {}
 
+    /** A dry run's result: the run's, with the writes it planned in {@code _meta}, whether it succeeded or not. */
+    static ToolResult dryRun(RunOutcome outcome, jakarta.json.JsonArray plannedWrites) {
+        return toToolResult(outcome).withDryRunPlan(plannedWrites);
+    }
+
     static ToolResult toToolResult(RunOutcome outcome) {
         if (outcome.status() == RunStatus.SUCCESS) {
             return ToolResult.json(outcome.value() == null ? JsonValue.NULL : outcome.value());

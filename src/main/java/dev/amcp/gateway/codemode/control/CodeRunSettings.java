@@ -30,13 +30,15 @@ public class CodeRunSettings {
     static final String MAX_PENDING_PROPOSALS = "AMCP_CODE_MAX_PENDING_PROPOSALS";
     static final String MAX_PROPOSAL_BYTES = "AMCP_CODE_MAX_PROPOSAL_BYTES";
     static final String DECLARATIONS_MAX_BYTES = "AMCP_CODE_DECLARATIONS_MAX_BYTES";
+    static final String RECORD_MAX_BYTES = "AMCP_CODE_RECORD_MAX_BYTES";
+    static final String REPLAY_ON_SAVE_RUNS = "AMCP_CODE_REPLAY_ON_SAVE_RUNS";
 
     private static final Logger LOG = Logger.getLogger(CodeRunSettings.class.getName());
     private static final int MIB = 1024 * 1024;
 
     /** Every code-mode setting, checked. */
     public record Values(RunLimits limits, int connectTimeoutMs, int maxConcurrentRuns, int maxPendingProposals,
-                         int maxProposalBytes, int declarationsMaxBytes) {}
+                         int maxProposalBytes, int declarationsMaxBytes, int recordMaxBytes, int replayOnSaveRuns) {}
 
     @Inject
     Settings settings;
@@ -80,7 +82,9 @@ public class CodeRunSettings {
                 bounded(settings, MAX_CONCURRENT_RUNS, 16, 1, 10_000),
                 bounded(settings, MAX_PENDING_PROPOSALS, 10, 0, 10_000),
                 bounded(settings, MAX_PROPOSAL_BYTES, 128 * 1024, 1024, 4 * MIB),
-                bounded(settings, DECLARATIONS_MAX_BYTES, 8 * 1024, 1024, 256 * 1024));
+                bounded(settings, DECLARATIONS_MAX_BYTES, 8 * 1024, 1024, 256 * 1024),
+                bounded(settings, RECORD_MAX_BYTES, 64 * 1024, 0, 16 * MIB),
+                bounded(settings, REPLAY_ON_SAVE_RUNS, 5, 1, 50));
     }
 
     private static int bounded(Settings settings, String name, int fallback, int min, int max) {

@@ -13,6 +13,7 @@ import dev.amcp.gateway.workspace.control.WorkspaceService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
 import java.util.List;
 import java.util.Set;
 
@@ -43,11 +44,24 @@ public class CodeToolInvoker implements ToolInvoker {
     @Override
     public ToolResult invoke(Caller caller, McpTool tool, JsonObject args) {
         CodeToolSpec spec = CodeToolSpec.from(tool.getEndpointMapping());
+        Prepared run = prepare(caller, tool, spec, false, spec.code(), args);
+        return run.refusal() == null ? executor.call(run.request()) : CodeResults.toToolResult(executor.refuse(run.request(), run.refusal()));
+    }
+
+    /** A run of a code tool as {@code caller} would start it, or the reason it may not run ({@code refusal}). */
+    record Prepared(CodeRunRequest request, String refusal) {}
+
+    /**
+     * The run of {@code code} as this tool, called by {@code caller} with {@code input}: the tool's own code for a call,
+     * or another program for a replay, under the bridge rules of {@code spec} (the stored one, or a draft being saved,
+     * which is not pinned yet) and the same run-as role.
+     */
+    Prepared prepare(Caller caller, McpTool tool, CodeToolSpec spec, boolean draft, String code, JsonValue input) {
         CallScope bridgeScope = new CallScope(null, Set.copyOf(spec.uses()), !spec.allowWrites(), false);
         Caller runAs = caller;
         String refusal = null;
-        List<UsedToolDrift> drifted = CodeToolSpec.DEFINER.equals(spec.runAs()) ? drift.of(tool) : List.of();
-        if (!CodeToolPin.of(spec, tool.getInputSchema()).equals(tool.getPinnedCodeSha256())) {
+        List<UsedToolDrift> drifted = CodeToolSpec.DEFINER.equals(spec.runAs()) && !draft ? drift.of(tool) : List.of();
+        if (!draft && !CodeToolPin.of(spec, tool.getInputSchema()).equals(tool.getPinnedCodeSha256())) {
             refusal = "Code tool '" + tool.getName() + "' was changed outside an admin's save (its code, uses, allowWrites, runAs "
                     + "or input schema no longer match what was saved); an admin must save it again";
         } else if (!drifted.isEmpty()) {
@@ -55,7 +69,7 @@ public class CodeToolInvoker implements ToolInvoker {
                     .map(d -> "'" + d.tool() + "' " + (UsedToolDrift.REMOVED.equals(d.status()) ? "was removed" : "changed its schema"))
                     .collect(java.util.stream.Collectors.joining(", ")) + " since it was saved. It runs as its definer, so an admin "
                     + "must review it and save it again before it runs";
-        } else if (CodeToolSpec.DEFINER.equals(spec.runAs())) {
+        } else if (CodeToolSpec.DEFINER.equals(spec.runAs()) && !draft) { // a draft is saved, and so defined, by the caller
             Role definerRole = tool.getDefinerRoleId() == null ? null : workspaces.findRole(tool.getDefinerRoleId());
             if (definerRole == null) {
                 refusal = "Code tool '" + tool.getName() + "' runs as its definer, whose role no longer exists; an admin must save it again";
@@ -65,8 +79,7 @@ public class CodeToolInvoker implements ToolInvoker {
         }
         // The bridge scope replaces the entry point's: uses[] may name tools of other servers of the workspace.
         Caller bridge = new Caller(runAs.workspaceId(), runAs.userId(), runAs.apiKeyId(), runAs.username(), runAs.role(), bridgeScope);
-        CodeRunRequest request = new CodeRunRequest(caller, bridge, spec.code(), args, false, tool.getServerId(), tool.getId(),
-                tool.getName(), spec.runAs());
-        return CodeResults.toToolResult(refusal == null ? executor.run(request) : executor.refuse(request, refusal));
+        return new Prepared(new CodeRunRequest(caller, bridge, code, input, false, tool.getServerId(), tool.getId(),
+                tool.getName(), spec.runAs()), refusal);
     }
 }

@@ -18,7 +18,8 @@ import jakarta.inject.Inject;
 /**
  * Saves code tools. Only admins define them ({@link RequiresCapability}); the runner checks the code first
  * ({@link CodeCheck}), outside any transaction; then {@link CodeToolStore} applies the license gates and every other
- * check and writes the tool, or nothing.
+ * check and writes the tool, or nothing. A tool that {@code requireReplay}s is saved only if the new code passes its
+ * recorded runs ({@link CodeToolReplay}).
  */
 @ApplicationScoped
 public class CodeToolService {
@@ -28,6 +29,9 @@ public class CodeToolService {
 
     @Inject
     CodeToolStore store;
+
+    @Inject
+    CodeToolReplay replay;
 
     @Inject
     ToolService tools;
@@ -54,7 +58,11 @@ public class CodeToolService {
 
     @RequiresCapability(Capability.ADMIN)
     public Gated<McpTool> update(Caller caller, Long toolId, CodeToolDraft draft) {
-        return store.update(caller, toolId, draft, verdict(draft.spec().code()));
+        CodeCheck.Verdict verdict = verdict(draft.spec().code());
+        if (draft.spec().requireReplay() && verdict.problems().isEmpty()) { // code that does not parse is refused by the store
+            replay.requirePassing(caller, toolId, draft.spec());
+        }
+        return store.update(caller, toolId, draft, verdict);
     }
 
     /**

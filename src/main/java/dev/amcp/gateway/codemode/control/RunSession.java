@@ -33,7 +33,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * One code run over one WebSocket to the runner. It answers bridge frames through the {@link BridgeDispatcher},
+ * One code run over one WebSocket to the runner. It answers bridge frames from its {@link BridgeAnswers} (live, recorded or dry),
  * several at a time, and enforces every ceiling itself: frame size, bridge-call count and concurrency, console
  * and result bytes, and the wall clock, which runs from admission (slot wait and connecting included). Whatever the
  * runner claims, or if it says nothing at all, the run ends by its deadline; when it ends, bridge calls still in
@@ -58,7 +58,7 @@ final class RunSession extends Endpoint {
     private final String runId;
     private final CodeRunRequest request;
     private final RunLimits limits;
-    private final BridgeDispatcher dispatcher;
+    private final BridgeAnswers answers;
     private final Executor executor;
     private final long admittedNanos;
     private final long deadlineNanos;
@@ -85,11 +85,11 @@ final class RunSession extends Endpoint {
     /**
      * @param admittedNanos when the run was admitted ({@link System#nanoTime()}); its wall time counts from then
      */
-    RunSession(String runId, CodeRunRequest request, RunLimits limits, BridgeDispatcher dispatcher, Executor executor, long admittedNanos) {
+    RunSession(String runId, CodeRunRequest request, RunLimits limits, BridgeAnswers answers, Executor executor, long admittedNanos) {
         this.runId = runId;
         this.request = request;
         this.limits = limits;
-        this.dispatcher = dispatcher;
+        this.answers = answers;
         this.executor = executor;
         this.admittedNanos = admittedNanos;
         this.deadlineNanos = admittedNanos + TimeUnit.MILLISECONDS.toNanos(limits.timeoutMs());
@@ -269,7 +269,7 @@ final class RunSession extends Endpoint {
         long start = System.nanoTime();
         BridgeDispatcher.Answer answer;
         try (Tracing.Span span = Tracing.internal("bridge " + bridge.op()).attribute("amcp.bridge.op", bridge.op())) {
-            answer = bridgeContext.run(() -> dispatcher.handle(request.bridgeCaller(), bridge.op(), bridge.args()));
+            answer = bridgeContext.run(() -> answers.answer(request.bridgeCaller(), bridge.op(), bridge.args()));
             if (!answer.ok()) {
                 span.fail(answer.errorCode());
             }
@@ -281,6 +281,13 @@ final class RunSession extends Endpoint {
                 answering.remove(self);
                 Thread.interrupted(); // an interrupt meant for this call must not reach the pool thread's next task
             }
+        }
+        if (answer.endsRun()) { // a replay that left its recording: the code gets no answer, the run ends here
+            synchronized (trace) {
+                trace.add(new BridgeCall(bridge.id(), bridge.op(), answer.tool(), answer.errorCode(), (System.nanoTime() - start) / 1_000_000, 0));
+            }
+            finish(RunStatus.DIVERGED, null, answer.message());
+            return;
         }
         String frame = answer.ok() ? RunnerFrames.bridgeOk(bridge.id(), answer.value())
                 : RunnerFrames.bridgeError(bridge.id(), answer.errorCode(), answer.message());

@@ -11,9 +11,15 @@ import java.util.Set;
 
 /**
  * The {@code endpoint_mapping} of a code tool: {@code {"method":"code","code":…,"uses":[…],"runAs":"invoker"|"definer",
- * "allowWrites":false}}.
+ * "allowWrites":false, "requireReplay":false}}. {@code requireReplay}: a save is accepted only if the new code passes the
+ * tool's last recorded successful runs (replayed, no tool called); it is written to the mapping only when set, so the
+ * pins of tools saved before it existed stay valid.
  */
-public record CodeToolSpec(String code, List<String> uses, String runAs, boolean allowWrites) {
+public record CodeToolSpec(String code, List<String> uses, String runAs, boolean allowWrites, boolean requireReplay) {
+
+    public CodeToolSpec(String code, List<String> uses, String runAs, boolean allowWrites) {
+        this(code, uses, runAs, allowWrites, false);
+    }
 
     public static final String INVOKER = "invoker";
     public static final String DEFINER = "definer";
@@ -30,13 +36,18 @@ public record CodeToolSpec(String code, List<String> uses, String runAs, boolean
             });
         }
         return new CodeToolSpec(JsonSupport.string(mapping, "code", ""), List.copyOf(uses),
-                JsonSupport.string(mapping, "runAs", INVOKER), mapping.getBoolean("allowWrites", false));
+                JsonSupport.string(mapping, "runAs", INVOKER), mapping.getBoolean("allowWrites", false),
+                mapping.getBoolean("requireReplay", false));
     }
 
     public JsonObject toMapping() {
         JsonArrayBuilder u = JsonSupport.JSON.createArrayBuilder();
         uses.forEach(u::add);
-        return JsonSupport.JSON.createObjectBuilder().add("method", "code").add("code", code).add("uses", u).add("runAs", runAs)
-                .add("allowWrites", allowWrites).build();
+        var b = JsonSupport.JSON.createObjectBuilder().add("method", "code").add("code", code).add("uses", u).add("runAs", runAs)
+                .add("allowWrites", allowWrites);
+        if (requireReplay) {
+            b.add("requireReplay", true);
+        }
+        return b.build();
     }
 }

@@ -1,6 +1,9 @@
 package dev.amcp.gateway.codemode.entity;
 
-/** How a code run ended; stored in {@code code_runs.status}. */
+/**
+ * How a code run ended; stored in {@code code_runs.status}. {@code DIVERGED} ends only replays: the code made a call
+ * its recording cannot answer, and the replay stopped rather than call a tool.
+ */
 public enum RunStatus {
-    SUCCESS, ERROR, TIMEOUT, REFUSED, CANCELLED, LIMIT
+    SUCCESS, ERROR, TIMEOUT, REFUSED, CANCELLED, LIMIT, DIVERGED
 }

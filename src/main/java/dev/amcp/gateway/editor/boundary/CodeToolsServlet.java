@@ -2,8 +2,9 @@ package dev.amcp.gateway.editor.boundary;
 
 import dev.amcp.gateway.audit.control.CodeRunQueries;
 import dev.amcp.gateway.audit.entity.CodeRun;
-import dev.amcp.gateway.codemode.control.CodeToolDrift;
 import dev.amcp.gateway.codemode.control.CodeCheck;
+import dev.amcp.gateway.codemode.control.CodeToolDrift;
+import dev.amcp.gateway.codemode.control.CodeToolReplay;
 import dev.amcp.gateway.codemode.control.CodeToolService;
 import dev.amcp.gateway.codemode.entity.CodeToolDraft;
 import dev.amcp.gateway.editor.control.CodeToolForms;
@@ -16,6 +17,8 @@ import dev.amcp.gateway.governance.control.LicenseService;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Gated;
 import dev.amcp.gateway.platform.entity.Message;
+import dev.amcp.gateway.platform.entity.InvalidInputException;
+import dev.amcp.gateway.tools.control.CallContext;
 import dev.amcp.gateway.tools.control.ToolExecutor;
 import dev.amcp.gateway.tools.control.ToolService;
 import dev.amcp.gateway.tools.control.ToolService.InvalidToolException;
@@ -23,6 +26,7 @@ import dev.amcp.gateway.tools.entity.McpTool;
 import dev.amcp.gateway.tools.entity.ToolNotAvailableException;
 import dev.amcp.gateway.tools.entity.ToolResult;
 import jakarta.inject.Inject;
+import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.annotation.WebServlet;
@@ -62,13 +66,17 @@ public class CodeToolsServlet extends EditorServlet {
     @Inject
     CodeToolDrift drift;
 
+    @Inject
+    CodeToolReplay replays;
+
     private final EditorRoutes<McpTool> routes = EditorRoutes.<McpTool>numbered(this::codeToolOf)
             .get("new", this::blank)
             .post("new", (request, response, caller) -> save(request, response, caller, null))
             .post("analyze", this::analyze)
             .getItem("", (request, response, caller, tool) -> showForm(request, response, caller, formOf(caller, tool), tool, Map.of(), null))
             .postItem("", this::save)
-            .postItem("test", this::test);
+            .postItem("test", this::test)
+            .postItem("replay", this::replay);
 
     @Override
     protected EditorRoutes<?> routes() {
@@ -133,8 +141,14 @@ public class CodeToolsServlet extends EditorServlet {
         JsonObject input = CodeToolForms.input(inputText, locale(request), errors);
         if (errors.isEmpty()) {
             Instant before = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+            boolean dryRun = "true".equals(request.getParameter("dryRun"));
             try {
-                ToolResult result = executor.execute(caller, tool, input);
+                // A dry run: reads live, writes planned and never made, as with MCP's _meta "amcp/dryRun".
+                ToolResult result = new CallContext(null, null, dryRun).run(() -> executor.execute(caller, tool, input));
+                if (dryRun) {
+                    request.setAttribute("testDryRun", true);
+                    request.setAttribute("plannedWrites", plannedWrites(result));
+                }
                 request.setAttribute("testResult", result.value() != null ? HttpToolForms.pretty(result.value()) : result.text());
                 request.setAttribute("testFailed", result.isError());
                 request.setAttribute("testRun", newestRun(caller, tool, before));
@@ -145,6 +159,44 @@ public class CodeToolsServlet extends EditorServlet {
         }
         request.setAttribute("testInput", inputText);
         request.setAttribute("testErrors", errors);
+        showForm(request, response, caller, formOf(caller, tool), tool, Map.of(), null);
+    }
+
+    private static List<Map<String, String>> plannedWrites(ToolResult result) {
+        if (result.meta() == null || !(result.meta().get(ToolResult.META_PLANNED_WRITES) instanceof JsonArray planned)) {
+            return List.of();
+        }
+        return planned.getValuesAs(JsonObject.class).stream()
+                .map(w -> Map.of("tool", w.getString("tool", ""), "args", String.valueOf(w.get("args")))).toList();
+    }
+
+    /** "Try this code against run #N": replays a recorded run with the code in the box; no tool is called. */
+    private void replay(HttpServletRequest request, HttpServletResponse response, Caller caller, McpTool tool)
+            throws ServletException, IOException {
+        String runId = request.getParameter("runId");
+        String code = request.getParameter("code");
+        try {
+            CodeToolReplay.Replay replay = replays.replay(caller, tool.getId(), runId, code == null || code.isBlank() ? null : code);
+            Map<String, Object> view = new LinkedHashMap<>();
+            view.put("status", replay.status().name());
+            JsonObject json = replay.json();
+            view.put("same", json.getBoolean("same"));
+            view.put("oldValue", replay.oldWithheld() ? msg(request, "codeTools.replay.oldWithheld")
+                    : replay.oldValue() == null ? "" : HttpToolForms.pretty(replay.oldValue()));
+            view.put("newValue", replay.newValue() == null ? "" : HttpToolForms.pretty(replay.newValue()));
+            view.put("error", replay.error());
+            if (replay.diverged() != null) {
+                view.put("diverged", Map.of("reason", replay.diverged().reason(), "callIndex", replay.diverged().callIndex(),
+                        "tool", replay.diverged().tool(), "args", String.valueOf(replay.diverged().args())));
+            }
+            request.setAttribute("replay", view);
+        } catch (IllegalArgumentException e) { // a run that is not this tool's, or cannot be replayed: said, nothing run
+            request.setAttribute("replayError", e instanceof InvalidInputException invalid ? msg(request, invalid.problem()) : e.getMessage());
+        } catch (GateRefusedException e) {
+            request.setAttribute("replayError", msg(request, "error.gate", msg(request, e.reason())));
+        }
+        request.setAttribute("replayRunId", runId);
+        request.setAttribute("replayCode", code);
         showForm(request, response, caller, formOf(caller, tool), tool, Map.of(), null);
     }
 
@@ -189,6 +241,16 @@ public class CodeToolsServlet extends EditorServlet {
         CodeRun run = (CodeRun) request.getAttribute("testRun");
         if (run != null) {
             request.setAttribute("testTrace", RunViews.traceRows(run.getBridgeTrace()));
+        }
+        if (existing != null) {
+            if (request.getAttribute("replayCode") == null) {
+                request.setAttribute("replayCode", form.getCode());
+            }
+            try {
+                request.setAttribute("recordedRuns", replays.replayable(caller, existing.getId(), 20));
+            } catch (GateRefusedException e) {
+                request.setAttribute("recordedRuns", List.of()); // replays need tools.write
+            }
         }
         request.setAttribute("active", "tools");
         render(request, response, "code-tool");

@@ -41,6 +41,7 @@ public final class CodeToolForms {
         form.setUses(uses == null ? List.of() : Arrays.stream(uses).map(String::strip).filter(s -> !s.isEmpty()).distinct().toList());
         form.setRunAs(CodeToolSpec.DEFINER.equals(param.apply("runAs")) ? CodeToolSpec.DEFINER : CodeToolSpec.INVOKER);
         form.setAllowWrites("true".equals(param.apply("allowWrites")));
+        form.setRequireReplay("true".equals(param.apply("requireReplay")));
         return form;
     }
 
@@ -59,6 +60,7 @@ public final class CodeToolForms {
         form.setUses(spec.uses());
         form.setRunAs(spec.runAs());
         form.setAllowWrites(spec.allowWrites());
+        form.setRequireReplay(stored.requireReplay());
         return form;
     }
 
@@ -73,7 +75,8 @@ public final class CodeToolForms {
         JsonObject inputSchema = HttpToolForms.object(form.getInputSchema(), "inputSchema", locale, errors);
         ToolDraft tool = new ToolDraft(HttpToolForms.emptyToNull(form.getServer()), HttpToolForms.emptyToNull(form.getName()),
                 HttpToolForms.emptyToNull(form.getTitle()), HttpToolForms.emptyToNull(form.getDescription()), inputSchema, null, null);
-        return new CodeToolDraft(tool, new CodeToolSpec(form.getCode(), List.copyOf(form.getUses()), form.getRunAs(), form.isAllowWrites()));
+        return new CodeToolDraft(tool, new CodeToolSpec(form.getCode(), List.copyOf(form.getUses()), form.getRunAs(), form.isAllowWrites(),
+                form.isRequireReplay()));
     }
 
     /** The runner's reading of some code, as the editor's {@code analyze} answer (see {@code CodeToolsServlet}). */

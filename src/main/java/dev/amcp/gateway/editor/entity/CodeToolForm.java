@@ -16,6 +16,7 @@ public class CodeToolForm {
     private List<String> uses = new ArrayList<>();
     private String runAs = "invoker";
     private boolean allowWrites;
+    private boolean requireReplay;
 
     public Long getId() { return id; }
     public void setId(Long id) { this.id = id; }
@@ -37,4 +38,6 @@ public class CodeToolForm {
     public void setRunAs(String runAs) { this.runAs = runAs; }
     public boolean isAllowWrites() { return allowWrites; }
     public void setAllowWrites(boolean allowWrites) { this.allowWrites = allowWrites; }
+    public boolean isRequireReplay() { return requireReplay; }
+    public void setRequireReplay(boolean requireReplay) { this.requireReplay = requireReplay; }
 }

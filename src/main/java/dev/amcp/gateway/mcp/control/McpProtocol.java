@@ -288,7 +288,8 @@ public class McpProtocol {
             throw McpError.invalidParams("params.arguments must be an object");
         }
         Caller caller = exchange.caller();
-        CallContext context = new CallContext(exchange.requestKey(request.id()), progress);
+        boolean dryRun = params.get("_meta") instanceof JsonObject meta && JsonValue.TRUE.equals(meta.get(ToolResult.META_DRY_RUN));
+        CallContext context = new CallContext(exchange.requestKey(request.id()), progress, dryRun);
         cancellations.started(context);
         try {
             ToolResult result = context.run(() -> {

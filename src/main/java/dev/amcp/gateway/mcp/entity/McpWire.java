@@ -165,6 +165,9 @@ public final class McpWire {
             if (v.hasStructuredOutput() && !result.isError() && result.structuredContent() != null) {
                 b.add("structuredContent", result.structuredContent());
             }
+            if (result.meta() != null) {
+                b.add("_meta", result.meta());
+            }
             return b.build();
         }
     }

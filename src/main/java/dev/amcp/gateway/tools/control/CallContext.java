@@ -22,6 +22,7 @@ public final class CallContext {
 
     private final String requestKey;
     private final ProgressSink sink;
+    private final boolean dryRun;
     private volatile String cancelReason;
     private volatile boolean cancelled;
 
@@ -30,8 +31,21 @@ public final class CallContext {
      * @param sink       where progress goes, or {@code null} when the client asked for none
      */
     public CallContext(String requestKey, ProgressSink sink) {
+        this(requestKey, sink, false);
+    }
+
+    /**
+     * @param dryRun the client asked for a dry run ({@code _meta["amcp/dryRun"]}): writes are planned, never made
+     */
+    public CallContext(String requestKey, ProgressSink sink, boolean dryRun) {
         this.requestKey = requestKey;
         this.sink = sink;
+        this.dryRun = dryRun;
+    }
+
+    /** Whether this call is a dry run: no write may be made, only planned ({@link ToolExecutor}, code mode). */
+    public boolean dryRun() {
+        return dryRun;
     }
 
     public static CallContext current() {

@@ -76,6 +76,9 @@ public class ToolExecutor {
             completed.fire(new ToolCallCompleted(caller, caller.workspaceId(), tool.getName(), tool.getMethod(), Outcome.DENIED, 0));
             throw new ToolNotAvailableException(tool.getName());
         }
+        if (CallContext.current().dryRun() && !tool.isReadOnly() && !tool.isCodeTool()) {
+            return plannedWrite(tool, args); // a dry run never makes a write; code tools plan their own
+        }
         ToolInvoker invoker = invokerFor(tool.getMethod());
         return traced(caller, tool.getName(), tool.getMethod(), tool.getInputSchema(), args,
                 a -> invoker == null ? ToolResult.error(unavailableMessage(tool)) : followingOutputSchema(tool, invoker.invoke(caller, tool, a)));
@@ -129,6 +132,13 @@ public class ToolExecutor {
         }
         completed.fire(new ToolCallCompleted(caller, caller.workspaceId(), toolName, method, outcome, System.nanoTime() - start));
         return result;
+    }
+
+    private ToolResult plannedWrite(McpTool tool, JsonObject rawArgs) {
+        JsonObject args = rawArgs == null ? JsonValue.EMPTY_JSON_OBJECT : rawArgs;
+        List<String> problems = schemaValidator.validate(tool.getInputSchema(), args);
+        return problems.isEmpty() ? ToolResult.plannedWrite(tool.getName(), args)
+                : ToolResult.error("Invalid arguments for tool '" + tool.getName() + "': " + String.join("; ", problems));
     }
 
     /** An invoker bug becomes a tool error with a reference the operator can find in the log, never a stack trace. */

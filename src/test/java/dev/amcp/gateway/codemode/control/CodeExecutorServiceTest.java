@@ -132,6 +132,9 @@ class CodeExecutorServiceTest {
         List<CodeRunRecorder.RunEnd> finished = new CopyOnWriteArrayList<>();
         CodeExecutorService service = new CodeExecutorService();
         service.recorder = recording(finished);
+        service.dispatcher = new RunSessionTest.Answering();
+        service.runSettings = new CodeRunSettings();
+        service.runSettings.settings = CodeRunSettingsTest.of(java.util.Map.of());
         service.connector = new RunnerConnector() {
             @Override
             public Optional<String> unavailableReason() {
