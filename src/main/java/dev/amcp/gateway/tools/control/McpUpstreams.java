@@ -126,11 +126,13 @@ public class McpUpstreams {
         return JsonSupport.JSON.createObjectBuilder().add("id", upstream.getId()).add("tools", created).add("skipped", skipped).build();
     }
 
+    @RequiresCapability(Capability.ADMIN)
     public List<UpstreamServer> list(Caller caller) {
         return em.createNamedQuery(UpstreamServer.BY_WORKSPACE, UpstreamServer.class).setParameter("workspaceId", caller.workspaceId()).getResultList();
     }
 
     /** An upstream of the caller's workspace; one of another workspace reads as missing. */
+    @RequiresCapability(Capability.ADMIN)
     public UpstreamServer find(Caller caller, long id) {
         UpstreamServer upstream = em.find(UpstreamServer.class, id);
         if (upstream == null || upstream.getWorkspaceId() != caller.workspaceId()) {
@@ -385,7 +387,7 @@ public class McpUpstreams {
             throw problem("problem.mapping.urlScheme", "url must start with http:// or https:// (or a $'{'{0}...'}' setting)", HttpEndpointMapping.SETTING_PREFIX);
         }
         if (url.startsWith("${") && !url.startsWith("${" + HttpEndpointMapping.SETTING_PREFIX)) {
-            throw problem("problem.mapping.urlSetting", "url may only reference settings named {0}*", HttpEndpointMapping.SETTING_PREFIX);
+            throw problem("problem.upstreamServer.urlSetting", "url may only reference settings named {0}*", HttpEndpointMapping.SETTING_PREFIX);
         }
         upstreams.checkAtSave(uri(upstreams.expandBases(url)));
         return url;
