@@ -5,22 +5,30 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A real upstream MCP server for the tests: {@code @modelcontextprotocol/server-everything} from npm (Node from the
  * PATH, {@code npx -y}) in its Streamable HTTP mode on {@code it.mcp.upstream.port} (default: the IT HTTP port + 5),
- * serving {@code /mcp}. Started by a test class, stopped with its child processes when the class is done.
+ * serving {@code /mcp}. A test class registers it ({@code @RegisterExtension static final EverythingUpstream
+ * EVERYTHING = new EverythingUpstream();}): started before the class's tests, stopped with its child processes after.
  */
-public final class EverythingUpstream implements AutoCloseable {
+public final class EverythingUpstream implements BeforeAllCallback, AfterAllCallback {
 
     public static final String PACKAGE = "@modelcontextprotocol/server-everything@2026.8.31";
 
-    private final Process process;
-    private final int port;
+    private Process process;
 
-    private EverythingUpstream(Process process, int port) {
-        this.process = process;
-        this.port = port;
+    @Override
+    public void beforeAll(ExtensionContext context) throws Exception {
+        process = start();
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        stop(process);
     }
 
     public static int port() {
@@ -28,7 +36,7 @@ public final class EverythingUpstream implements AutoCloseable {
     }
 
     /** Starts the server and waits until it says it listens (npx may first download it). */
-    public static EverythingUpstream start() throws IOException, InterruptedException {
+    private static Process start() throws IOException, InterruptedException {
         int port = port();
         Path log = Path.of("target", "everything-" + port + ".log");
         Files.deleteIfExists(log);
@@ -36,29 +44,25 @@ public final class EverythingUpstream implements AutoCloseable {
                 .redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().put("PORT", String.valueOf(port));
         Process process = builder.start();
-        EverythingUpstream upstream = new EverythingUpstream(process, port);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
         while (System.nanoTime() < deadline) {
             if (Files.exists(log) && Files.readString(log).contains("listening on port " + port)) {
-                return upstream;
+                return process;
             }
             if (!process.isAlive()) {
                 break;
             }
             Thread.sleep(200);
         }
-        upstream.close();
+        stop(process);
         throw new IllegalStateException("server-everything did not start on port " + port + ": "
                 + (Files.exists(log) ? Files.readString(log) : "(no output)") + " — see " + new File(log.toString()).getAbsolutePath());
     }
 
-    /** The URL of its MCP endpoint. */
-    public String url() {
-        return "http://127.0.0.1:" + port + "/mcp";
-    }
-
-    @Override
-    public void close() {
+    private static void stop(Process process) {
+        if (process == null) {
+            return;
+        }
         process.descendants().forEach(ProcessHandle::destroy);
         process.destroy();
         try {

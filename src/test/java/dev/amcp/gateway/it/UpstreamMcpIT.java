@@ -5,31 +5,42 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.amcp.gateway.workspace.control.OperatorBootstrap;
+import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Upstream MCP servers against the real thing: {@code @modelcontextprotocol/server-everything} from npm in its
@@ -43,7 +54,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class UpstreamMcpIT {
 
     static final String APP = "/amcp-upstream-mcp";
-    static EverythingUpstream everything;
+    @RegisterExtension
+    static final EverythingUpstream EVERYTHING = new EverythingUpstream();
 
     @Deployment(testable = false)
     static WebArchive gateway() {
@@ -51,18 +63,6 @@ class UpstreamMcpIT {
                 OperatorBootstrap.PASSWORD, Operators.PASSWORD, OperatorBootstrap.API_KEY, Operators.API_KEY,
                 "AMCP_UPSTREAM_EVERYTHING", "http://127.0.0.1:" + EverythingUpstream.port(),
                 "AMCP_UPSTREAM_MCP_TIMEOUT_MS", "20000"));
-    }
-
-    @BeforeAll
-    static void startUpstream() throws Exception {
-        everything = EverythingUpstream.start();
-    }
-
-    @AfterAll
-    static void stopUpstream() {
-        if (everything != null) {
-            everything.close();
-        }
     }
 
     record Ws(String slug, String adminKey, String memberKey) {}
@@ -249,6 +249,73 @@ class UpstreamMcpIT {
         JsonObject again = register(ws, "{\"server\":\"main\",\"name\":\"again\",\"url\":\"${AMCP_UPSTREAM_EVERYTHING}/mcp\",\"prefix\":\"ev_\"}", 201);
         assertTrue(again.getJsonArray("tools").isEmpty(), again.toString());
         assertTrue(again.getJsonArray("skipped").toString().contains("already exists"), again.toString());
+    }
+
+    /**
+     * {@code tools/call} of server-everything's {@code echo} through the gateway ({@code ev_echo}) against the same call
+     * straight to the upstream, both with the official SDK client, 8 clients each reusing its connection. Opt-in
+     * (-Dit.benchmark=true); figures go to target/benchmark-upstream-mcp.txt.
+     */
+    @Test
+    void benchmarkTheGatewaysAddedLatencyOverTheUpstream() throws Exception {
+        assumeTrue(Boolean.getBoolean("it.benchmark"), "benchmark not requested (-Dit.benchmark=true)");
+        Ws ws = workspace();
+        registerEverything(ws);
+        int clients = 8;
+        int warmup = 400;
+        int requests = 4000;
+        Supplier<McpSyncClient> gateway = () -> McpHttp.sdkClient(APP + "/mcp/main", ws.memberKey());
+        Supplier<McpSyncClient> direct = () -> McpClient.sync(
+                HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + EverythingUpstream.port())
+                        .endpoint("/mcp").build()).requestTimeout(Duration.ofSeconds(30)).build();
+        double[] d = measure(direct, "echo", clients, warmup, requests);
+        double[] g = measure(gateway, "ev_echo", clients, warmup, requests);
+        String report = String.format(Locale.ROOT, "direct to server-everything: p50 %.3f ms  p99 %.3f ms%n"
+                + "through the gateway:         p50 %.3f ms  p99 %.3f ms%n"
+                + "added:                       p50 %.3f ms  p99 %.3f ms  (%d clients, %d calls each way)%n",
+                d[0], d[1], g[0], g[1], g[0] - d[0], g[1] - d[1], clients, requests);
+        System.out.println(report);
+        Files.writeString(Path.of("target", "benchmark-upstream-mcp.txt"), report);
+    }
+
+    /** p50 and p99 in ms of {@code requests} calls spread over {@code clients} SDK clients, after a warm-up. */
+    static double[] measure(Supplier<McpSyncClient> factory, String tool, int clients, int warmup, int requests) throws Exception {
+        List<McpSyncClient> open = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        try {
+            for (int i = 0; i < clients; i++) {
+                McpSyncClient client = factory.get();
+                client.initialize();
+                open.add(client);
+            }
+            List<Long> nanos = Collections.synchronizedList(new ArrayList<>());
+            List<Future<?>> futures = new ArrayList<>();
+            for (McpSyncClient client : open) {
+                futures.add(pool.submit(() -> {
+                    McpSchema.CallToolRequest call = new McpSchema.CallToolRequest(tool, Map.of("message", "hi"));
+                    for (int i = 0; i < (warmup + requests) / clients; i++) {
+                        long t0 = System.nanoTime();
+                        McpSchema.CallToolResult r = client.callTool(call);
+                        if (i >= warmup / clients) {
+                            nanos.add(System.nanoTime() - t0);
+                        }
+                        if (Boolean.TRUE.equals(r.isError())) {
+                            throw new IllegalStateException(r.toString());
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : futures) {
+                f.get();
+            }
+            List<Long> sorted = new ArrayList<>(nanos);
+            Collections.sort(sorted);
+            return new double[] {sorted.get(sorted.size() / 2) / 1e6, sorted.get((int) (sorted.size() * 0.99)) / 1e6};
+        } finally {
+            pool.shutdownNow();
+            open.forEach(McpSyncClient::close);
+        }
     }
 
     static HttpResponse<String> send(String method, String path, String key, String body) throws Exception {
