@@ -253,7 +253,7 @@ class UpstreamMcpIT {
 
     /**
      * {@code tools/call} of server-everything's {@code echo} through the gateway ({@code ev_echo}) against the same call
-     * straight to the upstream, both with the official SDK client, 8 clients each reusing its connection. Opt-in
+     * straight to the upstream, both with the official SDK client, 8 clients (-Dit.benchmark.clients) each reusing its connection. Opt-in
      * (-Dit.benchmark=true); figures go to target/benchmark-upstream-mcp.txt.
      */
     @Test
@@ -261,7 +261,7 @@ class UpstreamMcpIT {
         assumeTrue(Boolean.getBoolean("it.benchmark"), "benchmark not requested (-Dit.benchmark=true)");
         Ws ws = workspace();
         registerEverything(ws);
-        int clients = 8;
+        int clients = Integer.getInteger("it.benchmark.clients", 8);
         int warmup = 400;
         int requests = 4000;
         Supplier<McpSyncClient> gateway = () -> McpHttp.sdkClient(APP + "/mcp/main", ws.memberKey());
