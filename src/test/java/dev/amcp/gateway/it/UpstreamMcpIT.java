@@ -253,8 +253,8 @@ class UpstreamMcpIT {
 
     /**
      * {@code tools/call} of server-everything's {@code echo} through the gateway ({@code ev_echo}) against the same call
-     * straight to the upstream, both with the official SDK client, 8 clients (-Dit.benchmark.clients) each reusing its connection. Opt-in
-     * (-Dit.benchmark=true); figures go to target/benchmark-upstream-mcp.txt.
+     * straight to the upstream, both with the official SDK client, 8 clients (-Dit.benchmark.clients) each reusing its
+     * connection. Opt-in (-Dit.benchmark=true); figures go to target/benchmark-upstream-mcp.txt.
      */
     @Test
     void benchmarkTheGatewaysAddedLatencyOverTheUpstream() throws Exception {
