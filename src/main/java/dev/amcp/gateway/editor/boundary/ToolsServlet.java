@@ -9,6 +9,7 @@ import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.platform.entity.Message;
 import dev.amcp.gateway.tools.control.SchemaInference;
 import dev.amcp.gateway.tools.control.ToolExecutor;
+import dev.amcp.gateway.tools.control.McpUpstreamInvoker;
 import dev.amcp.gateway.tools.control.ToolService;
 import dev.amcp.gateway.tools.control.ToolService.InvalidToolException;
 import dev.amcp.gateway.tools.entity.McpTool;
@@ -75,6 +76,10 @@ public class ToolsServlet extends EditorServlet {
             EditorRequests.redirect(request, response, "/admin/code-tools/" + tool.getId());
             return;
         }
+        if (McpUpstreamInvoker.METHOD.equals(tool.getMethod())) {
+            EditorRequests.redirect(request, response, "/admin/upstream-servers"); // its upstream's page manages it
+            return;
+        }
         showForm(request, response, caller, formOf(caller, tool), tool, Map.of(), null);
     }
 
@@ -97,8 +102,8 @@ public class ToolsServlet extends EditorServlet {
 
     private void save(HttpServletRequest request, HttpServletResponse response, Caller caller, McpTool existing)
             throws ServletException, IOException {
-        if (existing != null && existing.isCodeTool()) {
-            notFound(request, response); // code tools are saved by code mode's form
+        if (existing != null && (existing.isCodeTool() || McpUpstreamInvoker.METHOD.equals(existing.getMethod()))) {
+            notFound(request, response); // code tools are saved by code mode's form, upstream tools by their refresh
             return;
         }
         HttpToolForm form = HttpToolForms.read(request::getParameter);

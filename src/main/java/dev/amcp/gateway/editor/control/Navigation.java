@@ -17,6 +17,7 @@ public final class Navigation {
             new NavItem("servers", "nav.servers", "/admin/servers"),
             new NavItem("tools", "nav.tools", "/admin/tools"),
             new NavItem("imports", "nav.imports", "/admin/imports", caller -> caller.has(dev.amcp.gateway.governance.entity.Capability.ADMIN)),
+            new NavItem("upstreams", "nav.upstreams", "/admin/upstream-servers", Navigation::admin),
             new NavItem("keys", "nav.keys", "/admin/keys"),
             new NavItem("sso", "nav.sso", "/admin/sso-mappings", caller -> caller.has(Capability.ADMIN)),
             new NavItem("runs", "nav.runs", "/admin/runs"),

@@ -116,7 +116,7 @@ public class HttpToolInvoker implements ToolInvoker {
                 .executor(Runnable::run);
     }
 
-    private HttpClient clientFor(CheckedUpstream target) {
+    HttpClient clientFor(CheckedUpstream target) {
         if (!target.named() || !"https".equalsIgnoreCase(target.uri().getScheme())) {
             return client;
         }
@@ -336,7 +336,7 @@ public class HttpToolInvoker implements ToolInvoker {
     }
 
     /** The Host header of a pinned request whose URL names its host (the URL itself carries the checked address). */
-    private void pinHost(HttpRequest.Builder builder, CheckedUpstream checked) {
+    void pinHost(HttpRequest.Builder builder, CheckedUpstream checked) {
         if (checked.named()) {
             if (!hostHeaderAllowed) {
                 throw new IllegalArgumentException("this server's JVM does not let the gateway pin the upstream's address "
@@ -349,11 +349,17 @@ public class HttpToolInvoker implements ToolInvoker {
     /** The configured credential's header ({@code AMCP_CREDENTIAL_<NAME>_HEADER}, default Authorization); checked by then. */
     private void addCredential(HttpRequest.Builder builder, String credential) {
         if (credential != null) {
-            String name = credential.toUpperCase();
-            String secret = settings.get("AMCP_CREDENTIAL_" + name + "_VALUE")
-                    .orElseThrow(() -> new IllegalArgumentException("credential " + name + " is not configured (set AMCP_CREDENTIAL_" + name + "_VALUE)"));
-            builder.setHeader(settings.get("AMCP_CREDENTIAL_" + name + "_HEADER", "Authorization"), secret);
+            Map.Entry<String, String> header = credentialHeader(credential);
+            builder.setHeader(header.getKey(), header.getValue());
         }
+    }
+
+    /** A static credential's header: name and secret value; the MCP upstream invoker sends the same. */
+    Map.Entry<String, String> credentialHeader(String credential) {
+        String name = credential.toUpperCase(java.util.Locale.ROOT);
+        String secret = settings.get("AMCP_CREDENTIAL_" + name + "_VALUE")
+                .orElseThrow(() -> new IllegalArgumentException("credential " + name + " is not configured (set AMCP_CREDENTIAL_" + name + "_VALUE)"));
+        return Map.entry(settings.get("AMCP_CREDENTIAL_" + name + "_HEADER", "Authorization"), secret);
     }
 
     static ToolResult toResult(HttpResponse<?> response, String body) {

@@ -106,6 +106,35 @@ public class ToolService {
         return tool;
     }
 
+    /**
+     * Creates ({@code toolId} null) or updates a tool of an upstream MCP server (method {@code MCP}): the shared checks
+     * and audit rows; the upstream's URL and credential were checked when it was registered.
+     */
+    @RequiresCapability(Capability.ADMIN)
+    public McpTool saveUpstreamTool(Caller caller, Long toolId, ToolDraft draft) {
+        McpTool existing = toolId == null ? null : findInWorkspace(caller, toolId);
+        Map<String, Message> problems = new LinkedHashMap<>();
+        McpServerConfig server = checkCommon(caller, draft, existing, problems);
+        if (draft.endpointMapping() == null || !McpUpstreamInvoker.METHOD.equals(McpTool.methodOf(draft.endpointMapping()))
+                || !(draft.endpointMapping().get("upstreamId") instanceof jakarta.json.JsonNumber)) {
+            problems.put("endpointMapping", Message.of("problem.tool.mappingNotUpstream", "Not a tool of an upstream MCP server"));
+        }
+        if (!problems.isEmpty()) {
+            throw new InvalidToolException(problems);
+        }
+        JsonObject before = existing == null ? null : snapshot(existing);
+        McpTool tool = existing != null ? existing : new McpTool(caller.workspaceId(), server.getId(), draft.name());
+        tool.setServerId(server.getId());
+        tool.setName(draft.name());
+        apply(tool, draft);
+        if (existing == null) {
+            em.persist(tool);
+            em.flush(); // the tool's id, which the audit row names
+        }
+        recordChange(caller, existing == null ? AdminChange.CREATE : AdminChange.UPDATE, before, tool);
+        return tool;
+    }
+
     @RequiresCapability(Capability.ADMIN)
     public void delete(Caller caller, long toolId) {
         McpTool tool = findInWorkspace(caller, toolId);

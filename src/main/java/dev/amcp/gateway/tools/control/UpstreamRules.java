@@ -55,7 +55,8 @@ public class UpstreamRules {
     public static final String ALLOWED_HOSTS = "AMCP_UPSTREAM_ALLOWED_HOSTS";
     static final String RUNNER_URL = "CODE_RUNNER_URL";
     /** Settings under the base prefix that are not bases. */
-    static final Set<String> NOT_BASES = Set.of(ALLOWED_HOSTS, "AMCP_UPSTREAM_TIMEOUT_MS", "AMCP_UPSTREAM_MAX_BYTES");
+    static final Set<String> NOT_BASES = Set.of(ALLOWED_HOSTS, "AMCP_UPSTREAM_TIMEOUT_MS", "AMCP_UPSTREAM_MAX_BYTES",
+            "AMCP_UPSTREAM_MCP_TIMEOUT_MS", "AMCP_UPSTREAM_REFRESH_MINUTES");
 
     /** Looks up host names; tests replace it to play a name that resolves to loopback. */
     @FunctionalInterface

@@ -92,6 +92,12 @@ abstract class EditorBrowserSetup {
         return Json.createReader(new StringReader(r.body())).readObject();
     }
 
+    /** The browser's cookies as a {@code Cookie} header, to send a request of its session from outside the page. */
+    static String cookieHeader() {
+        return browser.driver.manage().getCookies().stream().map(c -> c.getName() + "=" + c.getValue())
+                .collect(java.util.stream.Collectors.joining("; "));
+    }
+
     /**
      * Sets a form's CSRF field to a forged value in the page, as a cross-site form would carry, so that submitting it
      * shows whether the page refuses it.

@@ -121,8 +121,7 @@ class ImportWizardBrowserIT extends EditorBrowserSetup {
         assertTrue(browser.present("#read-only-note"));
         assertFalse(browser.present("#preview"), "no preview button for a member");
         // a forged post still meets the service's gate
-        String cookie = browser.driver.manage().getCookies().stream().map(c -> c.getName() + "=" + c.getValue())
-                .collect(java.util.stream.Collectors.joining("; "));
+        String cookie = cookieHeader();
         String csrf = browser.driver.findElement(By.cssSelector("#import-form input[name=_csrf]")).getAttribute("value");
         HttpResponse<String> post = postForm("/admin/imports", cookie, "_csrf", csrf, "server", "main", "url", DOC, "base", BASE);
         assertEquals(403, post.statusCode(), post.body());

@@ -1,0 +1,416 @@
+package dev.amcp.gateway.tools.control;
+
+import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.platform.control.JsonSupport;
+import dev.amcp.gateway.platform.control.Settings;
+import dev.amcp.gateway.platform.entity.InvalidInputException;
+import dev.amcp.gateway.tools.entity.CheckedUpstream;
+import dev.amcp.gateway.tools.entity.McpTool;
+import dev.amcp.gateway.tools.entity.ToolResult;
+import dev.amcp.gateway.tools.entity.UpstreamListChanged;
+import dev.amcp.gateway.tools.entity.UpstreamServer;
+import io.modelcontextprotocol.client.McpAsyncClient;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.inject.Inject;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.http.HttpClient;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.StringJoiner;
+import java.util.UUID;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import java.util.logging.Logger;
+import javax.net.ssl.SNIHostName;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Runs tools of upstream MCP servers (method {@code MCP}, mapping {@code {"upstreamId", "tool"}}) with the official
+ * MCP Java SDK client over Streamable HTTP. One client per upstream, opened on first use and kept (closed when the
+ * upstream is deleted or the application stops, and dropped after a transport failure so the next call reconnects).
+ * <p>
+ * Every connection passes {@link UpstreamRules}: the URL is checked and resolved once, the client connects to that
+ * address (the name in {@code Host} and SNI, as the HTTP invoker does) and a credential goes only to its own upstream.
+ * The caller's cancellation becomes {@code notifications/cancelled} for the upstream request; the upstream's progress
+ * goes to the caller's {@link CallContext}; an upstream error becomes a tool error carrying its message.
+ */
+@ApplicationScoped
+public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
+
+    public static final String METHOD = "MCP";
+    public static final String TIMEOUT_SETTING = "AMCP_UPSTREAM_MCP_TIMEOUT_MS";
+    static final long DEFAULT_TIMEOUT_MS = 60_000;
+    private static final Logger LOG = Logger.getLogger(McpUpstreamInvoker.class.getName());
+    private static final JsonMapper MAPPER = JsonMapper.builder().build();
+    private static final tools.jackson.core.type.TypeReference<Map<String, Object>> MAP = new tools.jackson.core.type.TypeReference<>() {};
+
+    @PersistenceContext(unitName = "amcp")
+    EntityManager em;
+
+    @Inject
+    UpstreamRules upstreams;
+
+    @Inject
+    HttpToolInvoker http;
+
+    @Inject
+    UpstreamCredentials credentials;
+
+    @Inject
+    Settings settings;
+
+    @Inject
+    Event<UpstreamListChanged> listChanged;
+
+    @Resource
+    ManagedExecutorService executor;
+
+    private final Map<Long, Connection> connections = new ConcurrentHashMap<>();
+    /** Calls in flight by the caller's request key, for cancellation. */
+    private final Map<String, InFlight> inFlight = new ConcurrentHashMap<>();
+    /** The caller's context by the progress token sent upstream, for relaying progress. */
+    private final Map<String, CallContext> progress = new ConcurrentHashMap<>();
+
+    /** An open client to one upstream, with the transport that remembers which request id carried which token. */
+    record Connection(long upstreamId, String url, McpAsyncClient client, RecordingTransport transport) {}
+
+    record InFlight(Connection connection, String token, CompletableFuture<McpSchema.CallToolResult> result) {}
+
+    @Override
+    public boolean handles(String method) {
+        return METHOD.equals(method);
+    }
+
+    @Override
+    public ToolResult invoke(Caller caller, McpTool tool, JsonObject args) {
+        JsonObject mapping = tool.getEndpointMapping();
+        long upstreamId = mapping.getJsonNumber("upstreamId").longValue();
+        Connection connection;
+        try {
+            connection = connection(upstreamId, tool.getWorkspaceId());
+        } catch (InvalidInputException e) {
+            return ToolResult.error("Tool '" + tool.getName() + "' cannot call its upstream MCP server: " + e.problem().english());
+        } catch (RuntimeException e) {
+            return ToolResult.error("The upstream MCP server of tool '" + tool.getName() + "' is unreachable (" + reason(e) + ")");
+        }
+        CallContext context = CallContext.current();
+        String token = UUID.randomUUID().toString();
+        progress.put(token, context);
+        McpSchema.CallToolRequest request = McpSchema.CallToolRequest.builder().name(mapping.getString("tool"))
+                .arguments(MAPPER.readValue(args.toString(), MAP))
+                .progressToken(token).build();
+        CompletableFuture<McpSchema.CallToolResult> result = connection.client().callTool(request).toFuture();
+        InFlight call = new InFlight(connection, token, result);
+        String key = context.requestKey();
+        if (key != null) {
+            inFlight.put(key, call);
+        }
+        try {
+            if (context.isCancelled()) {
+                cancelUpstream(call, context.cancelReason());
+            }
+            return toResult(result.get(timeoutMs() + 1000, TimeUnit.MILLISECONDS));
+        } catch (CancellationException e) {
+            return ToolResult.error("The call was cancelled" + (context.cancelReason() == null || context.cancelReason().isBlank() ? "" : ": " + context.cancelReason()));
+        } catch (TimeoutException e) {
+            cancelUpstream(call, "timed out");
+            return ToolResult.error("The upstream MCP server did not answer within " + timeoutMs() + " ms (" + TIMEOUT_SETTING + ")");
+        } catch (ExecutionException e) {
+            return failure(connection, e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            cancelUpstream(call, "interrupted");
+            return ToolResult.error("The call was interrupted");
+        } finally {
+            progress.remove(token);
+            connection.transport().forget(token);
+            if (key != null) {
+                inFlight.remove(key, call);
+            }
+        }
+    }
+
+    /** Forwards a caller's cancellation of a call in flight here to its upstream. */
+    @Override
+    public void cancelled(String requestKey, String reason) {
+        InFlight call = inFlight.get(requestKey);
+        if (call != null) {
+            cancelUpstream(call, reason);
+        }
+    }
+
+    private void cancelUpstream(InFlight call, String reason) {
+        Object requestId = call.connection().transport().requestIdOf(call.token());
+        if (requestId != null) {
+            call.connection().transport().sendMessage(cancellation(requestId, reason))
+                    .subscribe(null, e -> LOG.fine(() -> "Forwarding a cancellation failed: " + e));
+        }
+        call.result().cancel(true);
+    }
+
+    /** The {@code notifications/cancelled} the upstream gets for its request. */
+    static McpSchema.JSONRPCNotification cancellation(Object requestId, String reason) {
+        Map<String, Object> params = reason == null || reason.isBlank() ? Map.of("requestId", requestId)
+                : Map.of("requestId", requestId, "reason", reason);
+        return new McpSchema.JSONRPCNotification(McpSchema.JSONRPC_VERSION, "notifications/cancelled", params);
+    }
+
+    private ToolResult failure(Connection connection, Throwable cause) {
+        if (cause instanceof McpError error) {
+            String message = error.getJsonRpcError() == null ? error.getMessage() : error.getJsonRpcError().message();
+            return ToolResult.error("The upstream MCP server answered an error: " + message);
+        }
+        if (cause instanceof TimeoutException || cause != null && cause.getCause() instanceof TimeoutException) {
+            return ToolResult.error("The upstream MCP server did not answer within " + timeoutMs() + " ms (" + TIMEOUT_SETTING + ")");
+        }
+        close(connection.upstreamId()); // the session may be gone; the next call opens a new one
+        return ToolResult.error("The upstream MCP server is unreachable (" + reason(cause) + ")");
+    }
+
+    /** An upstream result as a tool result: its text, its structured content, and its error flag with its message. */
+    static ToolResult toResult(McpSchema.CallToolResult result) {
+        StringJoiner text = new StringJoiner("\n");
+        for (McpSchema.Content content : result.content() == null ? List.<McpSchema.Content>of() : result.content()) {
+            if (content instanceof McpSchema.TextContent t) {
+                text.add(t.text());
+            } else if (content instanceof McpSchema.ImageContent i) {
+                text.add("[image " + i.mimeType() + "]");
+            } else if (content instanceof McpSchema.AudioContent a) {
+                text.add("[audio " + a.mimeType() + "]");
+            } else if (content instanceof McpSchema.ResourceLink link) {
+                text.add("[resource " + link.uri() + "]");
+            } else if (content instanceof McpSchema.EmbeddedResource r) {
+                text.add("[resource " + r.resource().uri() + "]");
+            }
+        }
+        if (Boolean.TRUE.equals(result.isError())) {
+            return ToolResult.error(text.length() == 0 ? "The upstream tool failed without a message" : text.toString());
+        }
+        JsonValue structured = result.structuredContent() == null ? null : JsonSupport.parse(MAPPER.writeValueAsString(result.structuredContent()));
+        if (structured instanceof JsonObject object) {
+            return new ToolResult(text.length() == 0 ? object.toString() : text.toString(), object, object, false);
+        }
+        return new ToolResult(text.toString(), null, structured, false);
+    }
+
+    // ---- discovery ----
+
+    /** Every tool the upstream lists, page by page, over a connection of its own that is closed afterwards. */
+    public List<McpSchema.Tool> listTools(UpstreamServer upstream) {
+        Connection connection = open(upstream, false);
+        try {
+            List<McpSchema.Tool> tools = new ArrayList<>();
+            String cursor = null;
+            int pages = 0;
+            do {
+                McpSchema.ListToolsResult page = connection.client().listTools(cursor).block(Duration.ofMillis(timeoutMs()));
+                tools.addAll(page.tools());
+                cursor = page.nextCursor();
+            } while (cursor != null && !cursor.isEmpty() && ++pages < 100);
+            return tools;
+        } finally {
+            connection.client().close();
+        }
+    }
+
+    /** The schema of an upstream tool as JSON, or null. */
+    public static JsonObject json(Map<String, Object> schema) {
+        return schema == null ? null : JsonSupport.parseObject(MAPPER.writeValueAsString(schema));
+    }
+
+    // ---- connections ----
+
+    private Connection connection(long upstreamId, long workspaceId) {
+        Connection open = connections.get(upstreamId);
+        if (open != null) {
+            return open;
+        }
+        UpstreamServer upstream = em.find(UpstreamServer.class, upstreamId);
+        if (upstream == null || upstream.getWorkspaceId() != workspaceId) {
+            throw new IllegalStateException("the upstream server was deleted");
+        }
+        return connections.computeIfAbsent(upstreamId, id -> open(upstream, true));
+    }
+
+    /** Closes the client of an upstream (deleted, changed, or broken); the next call opens a new one. */
+    public void close(long upstreamId) {
+        Connection connection = connections.remove(upstreamId);
+        if (connection != null) {
+            connection.client().close();
+        }
+    }
+
+    @PreDestroy
+    void closeAll() {
+        List.copyOf(connections.keySet()).forEach(this::close);
+    }
+
+    private Connection open(UpstreamServer upstream, boolean watch) {
+        URI target;
+        try {
+            target = new URI(upstreams.expandBases(upstream.getUrl()));
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("its URL is not valid: " + e.getReason());
+        }
+        upstreams.checkCredential(upstream.getCredential(), target);
+        CheckedUpstream checked = upstreams.resolveForCall(target);
+        URI pinned = checked.pinnedUri();
+        String base = pinned.getScheme() + "://" + pinned.getRawAuthority();
+        String endpoint = (pinned.getRawPath() == null || pinned.getRawPath().isEmpty() ? "/" : pinned.getRawPath())
+                + (pinned.getRawQuery() == null ? "" : "?" + pinned.getRawQuery());
+        String credential = upstream.getCredential();
+        HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder(base).endpoint(endpoint)
+                .clientBuilder(clientBuilder(checked))
+                .connectTimeout(Duration.ofSeconds(5))
+                .httpRequestCustomizer((builder, method, uri, body, context) -> {
+                    http.pinHost(builder, checked);
+                    if (credential != null) {
+                        Map.Entry<String, String> header = credentials.header(credential);
+                        builder.setHeader(header.getKey(), header.getValue());
+                    }
+                })
+                .build();
+        RecordingTransport recording = new RecordingTransport(transport);
+        long upstreamId = upstream.getId() == null ? -1 : upstream.getId();
+        McpClient.AsyncSpec spec = McpClient.async(recording)
+                .clientInfo(new McpSchema.Implementation("amcp-gateway", "1"))
+                .requestTimeout(Duration.ofMillis(timeoutMs()))
+                .initializationTimeout(Duration.ofMillis(Math.min(timeoutMs(), 30_000)))
+                .progressConsumer(notification -> {
+                    CallContext context = progress.get(String.valueOf(notification.progressToken()));
+                    if (context != null) {
+                        context.progress(notification.progress() == null ? 0 : notification.progress(), notification.total(), notification.message());
+                    }
+                    return Mono.empty();
+                });
+        if (watch) {
+            spec.toolsChangeConsumer(tools -> {
+                executor.execute(() -> listChanged.fire(new UpstreamListChanged(upstreamId)));
+                return Mono.empty();
+            });
+        }
+        McpAsyncClient client = spec.build();
+        try {
+            client.initialize().block(Duration.ofMillis(Math.min(timeoutMs(), 30_000)));
+        } catch (RuntimeException e) {
+            client.close();
+            throw new IllegalArgumentException(reason(e), e);
+        }
+        return new Connection(upstreamId, upstream.getUrl(), client, recording);
+    }
+
+    private static HttpClient.Builder clientBuilder(CheckedUpstream checked) {
+        HttpClient.Builder builder = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(Duration.ofSeconds(5));
+        if (checked.named() && "https".equalsIgnoreCase(checked.uri().getScheme())) {
+            try {
+                SSLContext context = SSLContext.getDefault();
+                SSLParameters parameters = context.getDefaultSSLParameters();
+                parameters.setServerNames(List.of(new SNIHostName(checked.serverName())));
+                builder.sslContext(context).sslParameters(parameters);
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException("No default TLS context", e);
+            }
+        }
+        return builder;
+    }
+
+    private long timeoutMs() {
+        return settings.getLong(TIMEOUT_SETTING, DEFAULT_TIMEOUT_MS);
+    }
+
+    private static String reason(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+        return message.length() > 200 ? message.substring(0, 200) + "…" : message;
+    }
+
+    /**
+     * The SDK's transport, remembering the JSON-RPC id of each {@code tools/call} by the progress token it carries: the
+     * SDK does not send {@code notifications/cancelled} itself, and this is how the gateway learns which id to cancel.
+     */
+    static final class RecordingTransport implements McpClientTransport {
+        private final McpClientTransport delegate;
+        private final Map<String, Object> ids = new ConcurrentHashMap<>();
+
+        RecordingTransport(McpClientTransport delegate) {
+            this.delegate = delegate;
+        }
+
+        Object requestIdOf(String token) {
+            return ids.get(token);
+        }
+
+        void forget(String token) {
+            ids.remove(token);
+        }
+
+        @Override
+        public Mono<Void> connect(Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
+            return delegate.connect(handler);
+        }
+
+        @Override
+        public void setExceptionHandler(java.util.function.Consumer<Throwable> handler) {
+            delegate.setExceptionHandler(handler);
+        }
+
+        @Override
+        public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
+            if (message instanceof McpSchema.JSONRPCRequest request && request.params() instanceof McpSchema.CallToolRequest call
+                    && call.meta() != null && call.meta().get("progressToken") != null) {
+                ids.put(String.valueOf(call.meta().get("progressToken")), request.id());
+            }
+            return delegate.sendMessage(message);
+        }
+
+        @Override
+        public Mono<Void> closeGracefully() {
+            return delegate.closeGracefully();
+        }
+
+        @Override
+        public void close() {
+            delegate.close();
+        }
+
+        @Override
+        public <T> T unmarshalFrom(Object data, TypeRef<T> type) {
+            return delegate.unmarshalFrom(data, type);
+        }
+
+        @Override
+        public List<String> protocolVersions() {
+            return delegate.protocolVersions();
+        }
+    }
+}

@@ -1,0 +1,324 @@
+package dev.amcp.gateway.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.amcp.gateway.workspace.control.OperatorBootstrap;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.spec.McpSchema;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Upstream MCP servers against the real thing: {@code @modelcontextprotocol/server-everything} from npm in its
+ * Streamable HTTP mode, registered over REST under an {@code AMCP_UPSTREAM_EVERYTHING} base. Its tools become tools of
+ * a workspace server, and the official MCP Java SDK client calls them through the gateway: results, structured
+ * content, an upstream error, the upstream's progress relayed, a cancellation, read/write from the hints, a refresh
+ * diff applied in part, code mode using one (with the live runner), and deletion.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class UpstreamMcpIT {
+
+    static final String APP = "/amcp-upstream-mcp";
+    @RegisterExtension
+    static final EverythingUpstream EVERYTHING = new EverythingUpstream();
+
+    @Deployment(testable = false)
+    static WebArchive gateway() {
+        return Deployments.gateway("amcp-upstream-mcp", false, Map.of(OperatorBootstrap.USERNAME, Operators.USERNAME,
+                OperatorBootstrap.PASSWORD, Operators.PASSWORD, OperatorBootstrap.API_KEY, Operators.API_KEY,
+                "AMCP_UPSTREAM_EVERYTHING", "http://127.0.0.1:" + EverythingUpstream.port(),
+                "AMCP_UPSTREAM_MCP_TIMEOUT_MS", "20000"));
+    }
+
+    record Ws(String slug, String adminKey, String memberKey) {}
+
+    static Ws workspace() throws Exception {
+        String slug = "ups-" + OperatorIT.suffix();
+        String admin = EmptyInstallToCodeExecuteIT.workspaceWithCodeMode(APP, slug);
+        String member = OperatorIT.json(send("POST", "/api/users/" + slug + "-ada/keys", admin, "{\"name\":\"Ada\"}")).getString("key");
+        return new Ws(slug, admin, member);
+    }
+
+    static JsonObject register(Ws ws, String body, int status) throws Exception {
+        HttpResponse<String> r = send("POST", "/api/upstream-servers", ws.adminKey(), body);
+        assertEquals(status, r.statusCode(), r.body());
+        return OperatorIT.json(r);
+    }
+
+    static JsonObject registerEverything(Ws ws) throws Exception {
+        return register(ws, "{\"server\":\"main\",\"name\":\"everything\",\"url\":\"${AMCP_UPSTREAM_EVERYTHING}/mcp\",\"prefix\":\"ev_\"}", 201);
+    }
+
+    static List<String> names(JsonObject json, String key) {
+        return json.getJsonArray(key).getValuesAs(JsonString.class).stream().map(JsonString::getString).sorted().toList();
+    }
+
+    @Test
+    void registersDiscoversAndCallsThroughTheGatewayWithTheSdkClient() throws Exception {
+        Ws ws = workspace();
+        JsonObject registered = registerEverything(ws);
+        List<String> tools = names(registered, "tools");
+        assertTrue(tools.containsAll(List.of("ev_echo", "ev_get-sum", "ev_get-structured-content", "ev_trigger-long-running-operation",
+                "ev_toggle-simulated-logging")), tools.toString());
+        long id = registered.getJsonNumber("id").longValue();
+
+        JsonObject listed = OperatorIT.json(send("GET", "/api/upstream-servers", ws.adminKey(), null)).getJsonArray("upstreamServers").getJsonObject(0);
+        assertEquals("everything", listed.getString("name"));
+        assertEquals("${AMCP_UPSTREAM_EVERYTHING}/mcp", listed.getString("url"));
+        assertTrue(listed.isNull("credential"));
+        Map<String, JsonObject> byName = listed.getJsonArray("tools").getValuesAs(JsonObject.class).stream()
+                .collect(Collectors.toMap(t -> t.getString("name"), Function.identity()));
+        assertTrue(byName.get("ev_echo").getBoolean("readOnly"), "readOnlyHint: true");
+        assertFalse(byName.get("ev_toggle-simulated-logging").getBoolean("readOnly"), "readOnlyHint: false");
+        assertEquals(200, send("GET", "/api/upstream-servers/" + id, ws.adminKey(), null).statusCode());
+
+        // an admin may mark a write tool read-only, never the reverse
+        HttpResponse<String> marked = send("PUT", "/api/upstream-servers/" + id + "/tools/ev_toggle-simulated-logging", ws.adminKey(), "{\"readOnly\":true}");
+        assertEquals(200, marked.statusCode(), marked.body());
+        assertTrue(OperatorIT.json(marked).getBoolean("readOnly"));
+        HttpResponse<String> reverse = send("PUT", "/api/upstream-servers/" + id + "/tools/ev_echo", ws.adminKey(), "{\"readOnly\":false}");
+        assertEquals(400, reverse.statusCode(), reverse.body());
+        assertTrue(reverse.body().contains("read-only by its upstream"), reverse.body());
+
+        List<McpSchema.ProgressNotification> progress = new CopyOnWriteArrayList<>();
+        try (McpSyncClient client = McpHttp.sdkClient(APP + "/mcp/main", ws.memberKey(), progress::add)) {
+            client.initialize();
+            Map<String, McpSchema.Tool> offered = client.listTools().tools().stream().collect(Collectors.toMap(McpSchema.Tool::name, Function.identity()));
+            assertTrue(offered.get("ev_echo").annotations().readOnlyHint());
+            assertNotNull(offered.get("ev_get-structured-content").outputSchema(), "the upstream's output schema is advertised");
+            assertTrue(offered.get("ev_get-sum").inputSchema().toString().contains("First number"), offered.get("ev_get-sum").inputSchema().toString());
+
+            McpSchema.CallToolResult sum = client.callTool(new McpSchema.CallToolRequest("ev_get-sum", Map.of("a", 2, "b", 40)));
+            assertFalse(Boolean.TRUE.equals(sum.isError()), sum.toString());
+            assertTrue(((McpSchema.TextContent) sum.content().get(0)).text().contains("42"), sum.toString());
+
+            McpSchema.CallToolResult weather = client.callTool(new McpSchema.CallToolRequest("ev_get-structured-content", Map.of("location", "Chicago")));
+            assertFalse(Boolean.TRUE.equals(weather.isError()), weather.toString());
+            @SuppressWarnings("unchecked")
+            Map<String, Object> structured = (Map<String, Object>) weather.structuredContent();
+            assertEquals(36, ((Number) structured.get("temperature")).intValue(), weather.toString());
+
+            // the upstream's own error, with its message
+            McpSchema.CallToolResult failed = client.callTool(new McpSchema.CallToolRequest("ev_get-resource-reference", Map.of("resourceId", 0)));
+            assertTrue(Boolean.TRUE.equals(failed.isError()), failed.toString());
+            assertTrue(((McpSchema.TextContent) failed.content().get(0)).text().contains("Invalid resourceId: 0"), failed.toString());
+
+            // the gateway's own validation comes first
+            McpSchema.CallToolResult invalid = client.callTool(new McpSchema.CallToolRequest("ev_get-sum", Map.of("a", "two", "b", 1)));
+            assertTrue(Boolean.TRUE.equals(invalid.isError()));
+            assertTrue(((McpSchema.TextContent) invalid.content().get(0)).text().contains("Invalid arguments"), invalid.toString());
+
+            // the upstream's progress reaches the caller under the caller's token
+            McpSchema.CallToolResult longRun = client.callTool(McpSchema.CallToolRequest.builder().name("ev_trigger-long-running-operation")
+                    .arguments(Map.of("duration", 1, "steps", 3)).progressToken("caller-token-7").build());
+            assertFalse(Boolean.TRUE.equals(longRun.isError()), longRun.toString());
+            assertTrue(((McpSchema.TextContent) longRun.content().get(0)).text().contains("Long running operation completed"), longRun.toString());
+            assertEquals(List.of(1.0, 2.0, 3.0), progress.stream().map(McpSchema.ProgressNotification::progress).toList(), progress.toString());
+            assertTrue(progress.stream().allMatch(p -> "caller-token-7".equals(p.progressToken()) && Double.valueOf(3).equals(p.total())), progress.toString());
+        }
+    }
+
+    @Test
+    void aCallerCancellationStopsTheUpstreamCall() throws Exception {
+        Ws ws = workspace();
+        registerEverything(ws);
+        HttpResponse<String> init = McpHttp.post(APP + "/mcp/main", ws.memberKey(), McpHttp.initialize(McpHttp.LATEST));
+        assertEquals(200, init.statusCode(), init.body());
+        String session = init.headers().firstValue("Mcp-Session-Id").orElseThrow();
+        CompletableFuture<HttpResponse<String>> running = McpHttp.HTTP.sendAsync(HttpRequest.newBuilder(URI.create(McpHttp.base() + APP + "/mcp/main"))
+                .timeout(Duration.ofSeconds(60)).header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .header("Authorization", "Bearer " + ws.memberKey()).header("Mcp-Session-Id", session).header("MCP-Protocol-Version", McpHttp.LATEST)
+                .POST(HttpRequest.BodyPublishers.ofString(McpHttp.request(42, "tools/call",
+                        "{\"name\":\"ev_trigger-long-running-operation\",\"arguments\":{\"duration\":15,\"steps\":15}}"))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        Thread.sleep(1500); // the call is in flight upstream
+        HttpResponse<String> cancel = McpHttp.post(APP + "/mcp/main", ws.memberKey(),
+                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":42,\"reason\":\"user pressed stop\"}}",
+                "Mcp-Session-Id", session, "MCP-Protocol-Version", McpHttp.LATEST);
+        assertEquals(202, cancel.statusCode(), cancel.body());
+        HttpResponse<String> answer = running.get(60, TimeUnit.SECONDS);
+        assertEquals(200, answer.statusCode(), answer.body());
+        assertTrue(answer.body().contains("\"isError\":true") && answer.body().contains("cancelled"), answer.body());
+        assertFalse(answer.body().contains("Long running operation completed"), answer.body());
+    }
+
+    @Test
+    void codeModeCallsAnUpstreamToolLikeAnyOther() throws Exception {
+        Deployments.requireRunner();
+        Ws ws = workspace();
+        registerEverything(ws);
+        HttpResponse<String> call = McpHttp.post(APP + "/mcp/main", ws.memberKey(), McpHttp.request(2, "tools/call",
+                "{\"name\":\"code_execute\",\"arguments\":{\"code\":\"const a = await amcp.run('ev_get-sum', {a: 20, b: 1}); "
+                        + "const w = await amcp.run('ev_get-structured-content', {location: 'New York'}); return a + ' / ' + w.temperature;\"}}"));
+        assertEquals(200, call.statusCode(), call.body());
+        assertTrue(call.body().contains("\"isError\":false"), call.body());
+        assertTrue(call.body().contains("21") && call.body().contains(" / 33"), call.body());
+    }
+
+    @Test
+    void refreshShowsTheDiffAndAppliesOnlyWhatIsAcceptedThenDeleteRemovesTheTools() throws Exception {
+        Ws ws = workspace();
+        long id = registerEverything(ws).getJsonNumber("id").longValue();
+        HttpResponse<String> none = send("GET", "/api/upstream-servers/" + id + "/refresh", ws.adminKey(), null);
+        assertEquals(404, none.statusCode(), "nothing staged yet: " + none.body());
+
+        // two tools go missing on the gateway's side; the refresh offers them back
+        JsonObject toolsList = OperatorIT.json(send("GET", "/api/upstream-servers/" + id, ws.adminKey(), null));
+        for (JsonObject tool : toolsList.getJsonArray("tools").getValuesAs(JsonObject.class)) {
+            if (List.of("ev_echo", "ev_get-sum").contains(tool.getString("name"))) {
+                assertEquals(204, send("DELETE", "/api/tools/" + tool.getJsonNumber("id"), ws.adminKey(), null).statusCode());
+            }
+        }
+        HttpResponse<String> refreshed = send("POST", "/api/upstream-servers/" + id + "/refresh", ws.adminKey(), null);
+        assertEquals(200, refreshed.statusCode(), refreshed.body());
+        Map<String, JsonObject> rows = OperatorIT.json(refreshed).getJsonArray("tools").getValuesAs(JsonObject.class).stream()
+                .collect(Collectors.toMap(r -> r.getString("name"), Function.identity()));
+        assertEquals("added", rows.get("ev_echo").getString("status"));
+        assertEquals("added", rows.get("ev_get-sum").getString("status"));
+        assertEquals("unchanged", rows.get("ev_get-structured-content").getString("status"));
+        assertTrue(OperatorIT.json(refreshed).getJsonArray("removed").isEmpty());
+
+        HttpResponse<String> applied = send("POST", "/api/upstream-servers/" + id + "/refresh/apply", ws.adminKey(), "{\"tools\":[\"ev_echo\"]}");
+        assertEquals(200, applied.statusCode(), applied.body());
+        assertEquals(List.of("ev_echo"), names(OperatorIT.json(applied), "created"));
+        assertTrue(names(OperatorIT.json(applied), "skipped").contains("ev_get-sum"));
+        String tools = send("GET", "/api/tools", ws.adminKey(), null).body();
+        assertTrue(tools.contains("\"ev_echo\"") && !tools.contains("\"ev_get-sum\""), tools);
+
+        assertEquals(204, send("DELETE", "/api/upstream-servers/" + id, ws.adminKey(), null).statusCode());
+        assertEquals(404, send("GET", "/api/upstream-servers/" + id, ws.adminKey(), null).statusCode());
+        assertFalse(send("GET", "/api/tools", ws.adminKey(), null).body().contains("ev_"), "the upstream's tools went with it");
+    }
+
+    @Test
+    void badRegistrationsAreRefusedClearlyAndWriteNothing() throws Exception {
+        Ws ws = workspace();
+        JsonObject outside = register(ws, "{\"server\":\"main\",\"name\":\"x\",\"url\":\"http://mcp.example.com/mcp\"}", 400);
+        assertTrue(outside.getString("message").contains("AMCP_UPSTREAM_ALLOWED_HOSTS"), outside.toString());
+        JsonObject metadata = register(ws, "{\"server\":\"main\",\"name\":\"x\",\"url\":\"http://169.254.169.254/mcp\"}", 400);
+        assertTrue(metadata.getString("message").contains("AMCP_UPSTREAM_ALLOWED_HOSTS"), metadata.toString());
+        JsonObject setting = register(ws, "{\"server\":\"main\",\"name\":\"x\",\"url\":\"${DB_PASSWORD}/mcp\"}", 400);
+        assertTrue(setting.getString("message").contains("AMCP_UPSTREAM_"), setting.toString());
+        JsonObject credential = register(ws, "{\"server\":\"main\",\"name\":\"x\",\"url\":\"${AMCP_UPSTREAM_EVERYTHING}/mcp\",\"credential\":\"nope\"}", 400);
+        assertTrue(credential.getString("message").contains("AMCP_CREDENTIAL_NOPE_VALUE"), credential.toString());
+        JsonObject unreachable = register(ws, "{\"server\":\"main\",\"name\":\"x\",\"url\":\"http://127.0.0.1:9/mcp\"}", 400);
+        assertTrue(unreachable.getString("message").contains("Listing the tools"), unreachable.toString());
+        register(ws, "{\"server\":\"nope\",\"name\":\"x\",\"url\":\"${AMCP_UPSTREAM_EVERYTHING}/mcp\"}", 400);
+        assertTrue(OperatorIT.json(send("GET", "/api/upstream-servers", ws.adminKey(), null)).getJsonArray("upstreamServers").isEmpty(),
+                "nothing half-written");
+
+        registerEverything(ws);
+        JsonObject clash = register(ws, "{\"server\":\"main\",\"name\":\"everything\",\"url\":\"${AMCP_UPSTREAM_EVERYTHING}/mcp\",\"prefix\":\"b_\"}", 409);
+        assertNull(clash.get("id"));
+        // the same tools without a new prefix clash with the first registration's names: listed as skipped
+        JsonObject again = register(ws, "{\"server\":\"main\",\"name\":\"again\",\"url\":\"${AMCP_UPSTREAM_EVERYTHING}/mcp\",\"prefix\":\"ev_\"}", 201);
+        assertTrue(again.getJsonArray("tools").isEmpty(), again.toString());
+        assertTrue(again.getJsonArray("skipped").toString().contains("already exists"), again.toString());
+    }
+
+    /**
+     * {@code tools/call} of server-everything's {@code echo} through the gateway ({@code ev_echo}) against the same call
+     * straight to the upstream, both with the official SDK client, 8 clients (-Dit.benchmark.clients) each reusing its
+     * connection. Opt-in (-Dit.benchmark=true); figures go to target/benchmark-upstream-mcp.txt.
+     */
+    @Test
+    void benchmarkTheGatewaysAddedLatencyOverTheUpstream() throws Exception {
+        assumeTrue(Boolean.getBoolean("it.benchmark"), "benchmark not requested (-Dit.benchmark=true)");
+        Ws ws = workspace();
+        registerEverything(ws);
+        int clients = Integer.getInteger("it.benchmark.clients", 8);
+        int warmup = 400;
+        int requests = 4000;
+        Supplier<McpSyncClient> gateway = () -> McpHttp.sdkClient(APP + "/mcp/main", ws.memberKey());
+        Supplier<McpSyncClient> direct = () -> McpClient.sync(
+                HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + EverythingUpstream.port())
+                        .endpoint("/mcp").build()).requestTimeout(Duration.ofSeconds(30)).build();
+        double[] d = measure(direct, "echo", clients, warmup, requests);
+        double[] g = measure(gateway, "ev_echo", clients, warmup, requests);
+        String report = String.format(Locale.ROOT, "direct to server-everything: p50 %.3f ms  p99 %.3f ms%n"
+                + "through the gateway:         p50 %.3f ms  p99 %.3f ms%n"
+                + "added:                       p50 %.3f ms  p99 %.3f ms  (%d clients, %d calls each way)%n",
+                d[0], d[1], g[0], g[1], g[0] - d[0], g[1] - d[1], clients, requests);
+        System.out.println(report);
+        Files.writeString(Path.of("target", "benchmark-upstream-mcp.txt"), report);
+    }
+
+    /** p50 and p99 in ms of {@code requests} calls spread over {@code clients} SDK clients, after a warm-up. */
+    static double[] measure(Supplier<McpSyncClient> factory, String tool, int clients, int warmup, int requests) throws Exception {
+        List<McpSyncClient> open = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        try {
+            for (int i = 0; i < clients; i++) {
+                McpSyncClient client = factory.get();
+                client.initialize();
+                open.add(client);
+            }
+            List<Long> nanos = Collections.synchronizedList(new ArrayList<>());
+            List<Future<?>> futures = new ArrayList<>();
+            for (McpSyncClient client : open) {
+                futures.add(pool.submit(() -> {
+                    McpSchema.CallToolRequest call = new McpSchema.CallToolRequest(tool, Map.of("message", "hi"));
+                    for (int i = 0; i < (warmup + requests) / clients; i++) {
+                        long t0 = System.nanoTime();
+                        McpSchema.CallToolResult r = client.callTool(call);
+                        if (i >= warmup / clients) {
+                            nanos.add(System.nanoTime() - t0);
+                        }
+                        if (Boolean.TRUE.equals(r.isError())) {
+                            throw new IllegalStateException(r.toString());
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : futures) {
+                f.get();
+            }
+            List<Long> sorted = new ArrayList<>(nanos);
+            Collections.sort(sorted);
+            return new double[] {sorted.get(sorted.size() / 2) / 1e6, sorted.get((int) (sorted.size() * 0.99)) / 1e6};
+        } finally {
+            pool.shutdownNow();
+            open.forEach(McpSyncClient::close);
+        }
+    }
+
+    static HttpResponse<String> send(String method, String path, String key, String body) throws Exception {
+        return OperatorIT.send(method, APP + path, key, body);
+    }
+}
