@@ -170,7 +170,7 @@ public class CodeToolReplay {
         if (prepared.refusal() != null) {
             throw new ConflictException(prepared.refusal());
         }
-        RecordedAnswers answers = new RecordedAnswers(executor.live(), calls, mayRead);
+        RecordedAnswers answers = new RecordedAnswers(executor.live(), calls, mayRead, (bridgeCaller, name) -> catalog.findStored(bridgeCaller, name).isPresent());
         RunOutcome outcome = executor.run(prepared.request(), answers, runId);
         return new Replay(outcome.runId(), runId, oldValue, oldWithheld, outcome.value(), outcome.status(), outcome.error(), answers.divergence());
     }

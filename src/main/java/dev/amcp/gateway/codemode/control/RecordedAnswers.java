@@ -7,6 +7,7 @@ import jakarta.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiPredicate;
 import java.util.function.Predicate;
 
 /**
@@ -22,18 +23,22 @@ final class RecordedAnswers implements BridgeAnswers {
     private final List<JsonObject> recorded;
     private final boolean[] used;
     private final Predicate<String> viewerMayRead;
+    private final BiPredicate<Caller, String> bridgeMayCall;
     private final AtomicInteger runCalls = new AtomicInteger();
     private volatile Divergence divergence;
 
     /**
      * @param calls         the recording's {@code calls}
      * @param viewerMayRead whether the replaying caller may read a tool's results; others are withheld
+     * @param bridgeMayCall whether a live run's bridge would let the run's caller call a tool (uses, read-only scope,
+     *                      role), so that a replay refuses what the code could not do live, a recorded write included
      */
-    RecordedAnswers(BridgeAnswers live, List<JsonObject> calls, Predicate<String> viewerMayRead) {
+    RecordedAnswers(BridgeAnswers live, List<JsonObject> calls, Predicate<String> viewerMayRead, BiPredicate<Caller, String> bridgeMayCall) {
         this.live = live;
         this.recorded = new ArrayList<>(calls);
         this.used = new boolean[calls.size()];
         this.viewerMayRead = viewerMayRead;
+        this.bridgeMayCall = bridgeMayCall;
     }
 
     @Override
@@ -53,8 +58,7 @@ final class RecordedAnswers implements BridgeAnswers {
         }
         String tool = JsonSupport.string(args, "name", "");
         JsonObject toolArgs = BridgeDispatcher.runArgs(args);
-        var allowed = caller.scope().allowedTools();
-        if (allowed != null && !allowed.contains(tool)) { // as a live run would answer: a replay follows the bridge rules too
+        if (!bridgeMayCall.test(caller, tool)) { // as a live run would answer: a replay follows the bridge rules too
             return BridgeDispatcher.notAvailable(tool);
         }
         String key = RunRecording.key(tool, toolArgs);

@@ -64,7 +64,7 @@ class RecordedAnswersTest {
     void aReplayIsAnsweredFromTheRecordingInAnyOrderAndStopsWhereItDivergesWithoutALiveCall() {
         List<JsonObject> calls = record(10_000, run("a", "{\"x\":1}"), run("a", "{\"x\":2}"), run("b", "{}"));
         Counting live = new Counting();
-        RecordedAnswers replay = new RecordedAnswers(live, calls, tool -> true);
+        RecordedAnswers replay = new RecordedAnswers(live, calls, tool -> true, (caller, tool) -> true);
         assertEquals(2, replay.answer(CALLER, "run", run("a", "{\"x\":2}")).value().asJsonObject().getInt("n"));
         assertEquals(1, replay.answer(CALLER, "run", run("a", "{\"x\":1}")).value().asJsonObject().getInt("n"));
         assertEquals("search", replay.answer(CALLER, "search", Json.createObjectBuilder().build()).value().asJsonObject().getString("op"),
@@ -79,11 +79,23 @@ class RecordedAnswersTest {
     @Test
     void truncatedAndWithheldResultsEndTheReplay() {
         List<JsonObject> calls = record(40, run("a", "{}"), run("b", "{\"big\":\"" + "z".repeat(100) + "\"}"));
-        RecordedAnswers replay = new RecordedAnswers(new Counting(), calls, tool -> !tool.equals("a"));
+        RecordedAnswers replay = new RecordedAnswers(new Counting(), calls, tool -> !tool.equals("a"), (caller, tool) -> true);
         assertTrue(replay.answer(CALLER, "run", run("a", "{}")).endsRun());
         assertEquals(Divergence.WITHHELD, replay.divergence().reason());
-        RecordedAnswers other = new RecordedAnswers(new Counting(), calls, tool -> true);
+        RecordedAnswers other = new RecordedAnswers(new Counting(), calls, tool -> true, (caller, tool) -> true);
         assertTrue(other.answer(CALLER, "run", run("b", "{\"big\":\"" + "z".repeat(100) + "\"}")).endsRun());
         assertEquals(Divergence.TRUNCATED, other.divergence().reason());
+    }
+
+    @Test
+    void aReplayRefusesWhatTheBridgeWouldRefuseLiveARecordedWriteIncluded() {
+        List<JsonObject> calls = record(10_000, run("read", "{}"), run("write", "{}"));
+        // as for a draft that turned allowWrites off: the live bridge would no longer let the code call "write"
+        RecordedAnswers replay = new RecordedAnswers(new Counting(), calls, tool -> true, (caller, tool) -> !tool.equals("write"));
+        assertTrue(replay.answer(CALLER, "run", run("read", "{}")).ok());
+        BridgeDispatcher.Answer write = replay.answer(CALLER, "run", run("write", "{}"));
+        assertFalse(write.ok(), "the recorded write is not answered");
+        assertFalse(write.endsRun(), "refused as a live run would be, not a divergence");
+        assertNull(replay.divergence());
     }
 }
