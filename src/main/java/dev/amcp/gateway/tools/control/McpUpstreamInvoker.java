@@ -3,6 +3,7 @@ package dev.amcp.gateway.tools.control;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.platform.control.Settings;
+import dev.amcp.gateway.platform.control.Tracing;
 import dev.amcp.gateway.platform.entity.InvalidInputException;
 import dev.amcp.gateway.tools.entity.CheckedUpstream;
 import dev.amcp.gateway.tools.entity.McpTool;
@@ -107,8 +108,31 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
         return METHOD.equals(method);
     }
 
+    /** The upstream call's client span; its trace context goes in the request's {@code _meta} (SEP-414). */
     @Override
     public ToolResult invoke(Caller caller, McpTool tool, JsonObject args) {
+        String upstreamTool = tool.getEndpointMapping().getString("tool");
+        try (Tracing.Span span = Tracing.client("tools/call " + upstreamTool).attribute("mcp.method.name", "tools/call")
+                .attribute("gen_ai.tool.name", upstreamTool)) {
+            ToolResult result = call(tool, args, span.headers());
+            if (result.isError()) {
+                span.fail("tool error");
+            }
+            return result;
+        }
+    }
+
+    /**
+     * The upstream's {@code tools/call}: the trace context in {@code _meta} beside the progress token (a fresh one per
+     * call, so the upstream's progress finds its caller).
+     */
+    static McpSchema.CallToolRequest request(String upstreamTool, Map<String, Object> arguments, String progressToken,
+                                             Map<String, String> traceContext) {
+        return McpSchema.CallToolRequest.builder().name(upstreamTool).arguments(arguments)
+                .meta(new java.util.HashMap<>(traceContext)).progressToken(progressToken).build();
+    }
+
+    private ToolResult call(McpTool tool, JsonObject args, Map<String, String> traceContext) {
         JsonObject mapping = tool.getEndpointMapping();
         long upstreamId = mapping.getJsonNumber("upstreamId").longValue();
         Connection connection;
@@ -122,9 +146,7 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
         CallContext context = CallContext.current();
         String token = UUID.randomUUID().toString();
         progress.put(token, context);
-        McpSchema.CallToolRequest request = McpSchema.CallToolRequest.builder().name(mapping.getString("tool"))
-                .arguments(MAPPER.readValue(args.toString(), MAP))
-                .progressToken(token).build();
+        McpSchema.CallToolRequest request = request(mapping.getString("tool"), MAPPER.readValue(args.toString(), MAP), token, traceContext);
         CompletableFuture<McpSchema.CallToolResult> result = connection.client().callTool(request).toFuture();
         InFlight call = new InFlight(connection, token, result);
         String key = context.requestKey();

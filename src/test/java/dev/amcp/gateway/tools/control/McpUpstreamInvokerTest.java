@@ -78,4 +78,17 @@ class McpUpstreamInvokerTest {
         assertTrue(error.isError());
         assertEquals("Invalid resourceId: 0", error.text(), "the upstream's message, as it sent it");
     }
+
+    @Test
+    void theUpstreamCallCarriesTheTraceContextInItsMetaBesideTheProgressToken() {
+        McpSchema.CallToolRequest traced = McpUpstreamInvoker.request("add", Map.of("a", 1), "tok-2",
+                Map.of("traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", "tracestate", "k=v"));
+        assertEquals("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", traced.meta().get("traceparent"));
+        assertEquals("k=v", traced.meta().get("tracestate"));
+        assertEquals("tok-2", traced.progressToken());
+        assertEquals(Map.of("a", 1), traced.arguments());
+
+        McpSchema.CallToolRequest untraced = McpUpstreamInvoker.request("add", Map.of(), "tok-3", Map.of());
+        assertEquals(Map.of("progressToken", "tok-3"), untraced.meta(), "with tracing off only the progress token");
+    }
 }
