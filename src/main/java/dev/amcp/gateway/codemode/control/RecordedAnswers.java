@@ -58,7 +58,8 @@ final class RecordedAnswers implements BridgeAnswers {
         }
         String tool = JsonSupport.string(args, "name", "");
         JsonObject toolArgs = BridgeDispatcher.runArgs(args);
-        if (!bridgeMayCall.test(caller, tool)) { // as a live run would answer: a replay follows the bridge rules too
+        var allowed = caller.scope().allowedTools();
+        if (allowed != null && !allowed.contains(tool)) { // as a live run would answer: a replay follows the bridge rules too
             return BridgeDispatcher.notAvailable(tool);
         }
         String key = RunRecording.key(tool, toolArgs);
@@ -74,6 +75,9 @@ final class RecordedAnswers implements BridgeAnswers {
                 }
             }
             return new BridgeDispatcher.Answer(false, null, "replay_diverged", d.describe(), tool, true);
+        }
+        if (!bridgeMayCall.test(caller, tool)) { // the rest of the live rules (read-only scope, role), e.g. a recorded write
+            return BridgeDispatcher.notAvailable(tool);
         }
         if (call.getBoolean("ok", false)) {
             return BridgeDispatcher.Answer.value(call.get("value"), tool);
