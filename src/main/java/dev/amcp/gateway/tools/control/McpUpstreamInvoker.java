@@ -33,6 +33,7 @@ import java.net.http.HttpClient;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
@@ -129,7 +130,7 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
     static McpSchema.CallToolRequest request(String upstreamTool, Map<String, Object> arguments, String progressToken,
                                              Map<String, String> traceContext) {
         return McpSchema.CallToolRequest.builder().name(upstreamTool).arguments(arguments)
-                .meta(new java.util.HashMap<>(traceContext)).progressToken(progressToken).build();
+                .meta(new HashMap<>(traceContext)).progressToken(progressToken).build();
     }
 
     private ToolResult call(McpTool tool, JsonObject args, Map<String, String> traceContext) {
