@@ -146,6 +146,7 @@ class EditorAdminBrowserIT extends EditorBrowserSetup {
         browser.open("/admin/users/" + holder);
         browser.select("#role", "member");
         browser.click("#save");
+        assertTrue(browser.text("#flash").contains(holder), "the role change is saved before the role page is opened");
         browser.open("/admin/roles/analyst");
         browser.click("#delete-role");
         browser.waitForPath("/admin/roles");
