@@ -6,7 +6,8 @@
 </div>
 <section class="card">
   <dl class="facts" id="run-facts">
-    <dt><fmt:message key="runs.status"/></dt><dd><span class="badge status-${fn:toLowerCase(run.status)}" id="run-status"><c:out value="${run.status}"/></span><c:if test="${run.kind != 'live'}"> <span class="badge run-kind" id="run-kind"><fmt:message key="${run.kind == 'replay' ? 'runs.kind.replay' : 'runs.kind.dryRun'}"/></span></c:if></dd>
+    <dt><fmt:message key="runs.status"/></dt><dd><span class="badge status-${fn:toLowerCase(run.status)}" id="run-status"><c:out value="${run.status}"/></span><c:if test="${run.kind != 'live'}"> <span class="badge run-kind" id="run-kind"><fmt:message key="runs.kind.${run.kind == 'dry_run' ? 'dryRun' : run.kind}"/></span></c:if></dd>
+    <c:if test="${not empty run.approvalId}"><dt><fmt:message key="runs.approval"/></dt><dd id="run-approval"><span class="badge"><c:out value="${run.approval}"/></span><c:if test="${not empty run.approvalBy}"> <fmt:message key="runs.approval.by"><fmt:param value="${run.approvalBy}"/><fmt:param value="${fn:replace(fn:substring(run.approvalAt, 0, 19), 'T', ' ')}"/></fmt:message></c:if></dd></c:if>
     <dt><fmt:message key="runs.tool"/></dt><dd><c:choose><c:when test="${run.inlineRun}">code_execute</c:when><c:otherwise><c:out value="${run.toolName}"/></c:otherwise></c:choose></dd>
     <dt><fmt:message key="runs.user"/></dt><dd><c:out value="${usernames[run.invokerUserId]}"/></dd>
     <dt><fmt:message key="runs.runAs"/></dt><dd><c:out value="${run.runAsMode}"/> · <c:out value="${run.runAsRole}"/></dd>

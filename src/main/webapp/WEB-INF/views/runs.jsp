@@ -43,7 +43,7 @@
           <td><a href="${ctx}/admin/runs/${fn:escapeXml(r.runId)}" class="run-link"><c:out value="${fn:replace(fn:substring(r.startedAt, 0, 19), 'T', ' ')}"/></a></td>
           <td><c:choose><c:when test="${r.inlineRun}"><span class="badge inline">code_execute</span></c:when><c:otherwise><c:out value="${r.toolName}"/></c:otherwise></c:choose></td>
           <td><c:out value="${usernames[r.invokerUserId]}"/></td>
-          <td><span class="badge status-${fn:toLowerCase(r.status)}"><c:out value="${r.status}"/></span><c:if test="${r.kind != 'live'}"> <span class="badge run-kind"><fmt:message key="${r.kind == 'replay' ? 'runs.kind.replay' : 'runs.kind.dryRun'}"/></span></c:if></td>
+          <td><span class="badge status-${fn:toLowerCase(r.status)}"><c:out value="${r.status}"/></span><c:if test="${r.kind != 'live'}"> <span class="badge run-kind"><fmt:message key="runs.kind.${r.kind == 'dry_run' ? 'dryRun' : r.kind}"/></span></c:if></td>
           <td class="num"><c:out value="${r.bridgeCalls}"/></td>
           <td class="num"><c:out value="${r.wallMs}"/></td>
           <td class="desc"><c:out value="${r.error}"/></td>

@@ -89,7 +89,7 @@ class AdminApiInputIT {
         String admin = "Bearer " + t.adminKey();
         var bogus = fixtures.get("/api/code-runs?status=bogus", admin);
         assertEquals(400, bogus.statusCode(), bogus.body());
-        assertTrue(message(bogus).contains("status must be one of SUCCESS, ERROR, TIMEOUT, LIMIT, CANCELLED, REFUSED, DIVERGED, RUNNING"), bogus.body());
+        assertTrue(message(bogus).contains("status must be one of SUCCESS, ERROR, TIMEOUT, LIMIT, CANCELLED, REFUSED, DIVERGED, PAUSED, RUNNING"), bogus.body());
         assertEquals(200, fixtures.get("/api/code-runs?status=success", admin).statusCode(), "any case");
 
         var byName = fixtures.get("/api/code-runs?user=" + t.admin().username(), admin);

@@ -72,6 +72,13 @@ public class CodeRunResource {
         if (r.getReplayOf() != null) {
             b.add("replayOf", r.getReplayOf());
         }
+        if (r.getApprovalId() != null) { // the write it paused at or resumed after: decision, who decided, when
+            JsonObjectBuilder a = JsonSupport.JSON.createObjectBuilder().add("id", r.getApprovalId()).add("status", r.getApproval());
+            if (r.getApprovalBy() != null) {
+                a.add("decidedBy", r.getApprovalBy()).add("decidedAt", r.getApprovalAt().toString());
+            }
+            b.add("approval", a);
+        }
         if (r.getInvokerUserId() != null) {
             b.add("invokerUserId", r.getInvokerUserId());
         }

@@ -50,6 +50,16 @@ public class CodeRunRecorder {
         return run.getId();
     }
 
+    /**
+     * Notes on a run's row the approval of the write it paused at (or resumed after): {@code PENDING} until decided,
+     * then the decision, who made it and when.
+     */
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    public void approval(String runId, String approvalId, String approval, String by, Instant at) {
+        em.createQuery("select r from CodeRun r where r.runId = :runId", CodeRun.class).setParameter("runId", runId)
+                .getResultStream().findFirst().ifPresent(run -> run.approval(approvalId, approval, by, at));
+    }
+
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public void finish(long rowId, RunEnd end) {
         CodeRun run = em.find(CodeRun.class, rowId);

@@ -61,7 +61,7 @@ public class CodeRun {
     private String codeSha256;
 
     /** Every status a row can have: {@code RUNNING} until the run ends, then how it ended. */
-    public static final java.util.List<String> STATUSES = java.util.List.of("SUCCESS", "ERROR", "TIMEOUT", "LIMIT", "CANCELLED", "REFUSED", "DIVERGED", "RUNNING");
+    public static final java.util.List<String> STATUSES = java.util.List.of("SUCCESS", "ERROR", "TIMEOUT", "LIMIT", "CANCELLED", "REFUSED", "DIVERGED", "PAUSED", "RUNNING");
 
     /** A run's kind: a live run, a replay of a recorded run (no tool is ever called), or a dry run (writes planned, not made). */
     public static final String LIVE = "live";
@@ -77,6 +77,18 @@ public class CodeRun {
 
     @Column(nullable = false)
     private String status = "RUNNING";
+
+    /** The approval of a write the run paused at or resumed after, its decision and who decided (else null). */
+    @Column(name = "approval_id")
+    private String approvalId;
+
+    private String approval;
+
+    @Column(name = "approval_by")
+    private String approvalBy;
+
+    @Column(name = "approval_at")
+    private Instant approvalAt;
 
     private String error;
 
@@ -155,6 +167,18 @@ public class CodeRun {
         this.replayOf = replayOf;
     }
 
+    /** Notes the approval of the write this run paused at or resumed after: its state, who decided and when. */
+    public void approval(String approvalId, String approval, String by, Instant at) {
+        this.approvalId = approvalId;
+        this.approval = approval;
+        this.approvalBy = by;
+        this.approvalAt = at;
+    }
+
+    public String getApprovalId() { return approvalId; }
+    public String getApproval() { return approval; }
+    public String getApprovalBy() { return approvalBy; }
+    public Instant getApprovalAt() { return approvalAt; }
     public Long getId() { return id; }
     public String getKind() { return kind; }
     public String getReplayOf() { return replayOf; }

@@ -31,7 +31,7 @@ import jakarta.ws.rs.core.Response;
 
 /**
  * Admin REST for code tools: {@code {"server", "name", "title", "description", "inputSchema", "code", "uses": [...],
- * "runAs": "invoker"|"definer", "allowWrites": false, "requireReplay": false}}. Answers carry soft-limit warnings. A GET
+ * "runAs": "invoker"|"definer", "allowWrites": false, "requireReplay": false, "approval": "role"|"always"|"never"}}. Answers carry soft-limit warnings. A GET
  * also says whether the tool needs review ({@code needsReview}, {@code drift}: the tools in {@code uses} whose schemas
  * changed since the save). Replays ({@code POST /api/code-tools/{id}/replay}) and recordings need {@code tools.write}
  * ({@link CodeToolReplay}).
@@ -126,7 +126,8 @@ public class CodeToolResource {
                 .add("code", JsonSupport.stringField(json, "code", "")).add("uses", uses)
                 .add("runAs", JsonSupport.stringField(json, "runAs", CodeToolSpec.INVOKER))
                 .add("allowWrites", JsonSupport.booleanField(json, "allowWrites", false))
-                .add("requireReplay", JsonSupport.booleanField(json, "requireReplay", false)).build();
+                .add("requireReplay", JsonSupport.booleanField(json, "requireReplay", false))
+                .add("approval", JsonSupport.stringField(json, "approval", CodeToolSpec.APPROVAL_ROLE)).build();
         return new CodeToolDraft(ToolResource.draftOf(json), CodeToolSpec.from(mapping));
     }
 }

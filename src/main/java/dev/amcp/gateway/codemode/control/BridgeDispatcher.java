@@ -39,9 +39,13 @@ public class BridgeDispatcher implements BridgeAnswers {
 
     /**
      * The answer to one bridge call: a value, or an error code and message for an {@code AmcpError}. An answer that
-     * {@code endsRun} is not sent to the code: the run ends with its message (a replay that diverged).
+     * {@code endsRun} is not sent to the code: the run ends with its message (a replay that diverged, or a run paused
+     * at a write for approval).
      */
     public record Answer(boolean ok, JsonValue value, String errorCode, String message, String tool, boolean endsRun) {
+        /** The error code of an answer that ends a run PAUSED at a write awaiting approval (else an ending answer diverged). */
+        static final String PAUSED = "approval_required";
+
         Answer(boolean ok, JsonValue value, String errorCode, String message, String tool) {
             this(ok, value, errorCode, message, tool, false);
         }

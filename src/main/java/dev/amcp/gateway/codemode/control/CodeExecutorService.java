@@ -156,6 +156,16 @@ public class CodeExecutorService implements CancellationListener {
         return runOrRefuse(request, null, answers, replayOf);
     }
 
+    /** A run that stopped at a write to approve: how it ended ({@code PAUSED} when it did) and the write, or {@code null}. */
+    record Paused(RunOutcome outcome, dev.amcp.gateway.codemode.entity.PlannedWrite write) {}
+
+    /** A live run whose first write waits for a human: reads are made and recorded, the write is only planned. */
+    Paused runPausing(CodeRunRequest request) {
+        ApprovalAnswers answers = new ApprovalAnswers(dispatcher, catalog, schemaValidator);
+        RunOutcome outcome = run(request, answers, null);
+        return new Paused(outcome, outcome.status() == RunStatus.PAUSED ? answers.planned() : null);
+    }
+
     /** Records a run refused before it could start (e.g. a code tool changed outside an admin's save). */
     public RunOutcome refuse(CodeRunRequest request, String reason) {
         return runOrRefuse(request, reason, dispatcher, null);

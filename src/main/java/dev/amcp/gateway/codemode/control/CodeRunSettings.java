@@ -32,13 +32,14 @@ public class CodeRunSettings {
     static final String DECLARATIONS_MAX_BYTES = "AMCP_CODE_DECLARATIONS_MAX_BYTES";
     static final String RECORD_MAX_BYTES = "AMCP_CODE_RECORD_MAX_BYTES";
     static final String REPLAY_ON_SAVE_RUNS = "AMCP_CODE_REPLAY_ON_SAVE_RUNS";
+    static final String APPROVAL_TTL_MINUTES = "AMCP_CODE_APPROVAL_TTL_MINUTES";
 
     private static final Logger LOG = Logger.getLogger(CodeRunSettings.class.getName());
     private static final int MIB = 1024 * 1024;
 
     /** Every code-mode setting, checked. */
     public record Values(RunLimits limits, int connectTimeoutMs, int maxConcurrentRuns, int maxPendingProposals,
-                         int maxProposalBytes, int declarationsMaxBytes, int recordMaxBytes, int replayOnSaveRuns) {}
+                         int maxProposalBytes, int declarationsMaxBytes, int recordMaxBytes, int replayOnSaveRuns, int approvalTtlMinutes) {}
 
     @Inject
     Settings settings;
@@ -84,7 +85,8 @@ public class CodeRunSettings {
                 bounded(settings, MAX_PROPOSAL_BYTES, 128 * 1024, 1024, 4 * MIB),
                 bounded(settings, DECLARATIONS_MAX_BYTES, 8 * 1024, 1024, 256 * 1024),
                 bounded(settings, RECORD_MAX_BYTES, 64 * 1024, 0, 16 * MIB),
-                bounded(settings, REPLAY_ON_SAVE_RUNS, 5, 1, 50));
+                bounded(settings, REPLAY_ON_SAVE_RUNS, 5, 1, 50),
+                bounded(settings, APPROVAL_TTL_MINUTES, 60, 1, 10_080));
     }
 
     private static int bounded(Settings settings, String name, int fallback, int min, int max) {

@@ -6,6 +6,7 @@ import dev.amcp.gateway.codemode.entity.UsedToolDrift;
 import dev.amcp.gateway.governance.entity.CallScope;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Role;
+import dev.amcp.gateway.tools.control.CallContext;
 import dev.amcp.gateway.tools.control.ToolInvoker;
 import dev.amcp.gateway.tools.entity.McpTool;
 import dev.amcp.gateway.tools.entity.ToolResult;
@@ -22,7 +23,7 @@ import java.util.Set;
  * with {@code allowWrites}, never another code tool. A tool runs only while its whole definition is what an admin
  * saved ({@link CodeToolPin}); {@code runAs = definer} then answers under the definer's role, and only while the tools
  * it uses still have the schemas it was saved against ({@link CodeToolDrift}). A refused run is
- * audited like any other.
+ * audited like any other. A tool whose writes need a human's approval pauses at its first write ({@link WriteApprovals}).
  */
 @ApplicationScoped
 public class CodeToolInvoker implements ToolInvoker {
@@ -36,6 +37,9 @@ public class CodeToolInvoker implements ToolInvoker {
     @Inject
     CodeToolDrift drift;
 
+    @Inject
+    WriteApprovals approvals;
+
     @Override
     public boolean handles(String method) {
         return McpTool.CODE.equals(method);
@@ -45,7 +49,17 @@ public class CodeToolInvoker implements ToolInvoker {
     public ToolResult invoke(Caller caller, McpTool tool, JsonObject args) {
         CodeToolSpec spec = CodeToolSpec.from(tool.getEndpointMapping());
         Prepared run = prepare(caller, tool, spec, false, spec.code(), args);
-        return run.refusal() == null ? executor.call(run.request()) : CodeResults.toToolResult(executor.refuse(run.request(), run.refusal()));
+        if (run.refusal() != null) {
+            return CodeResults.toToolResult(executor.refuse(run.request(), run.refusal()));
+        }
+        CallContext context = CallContext.current();
+        if (context.approval() != null) { // a follow-up of a paused write: collect, or decide and resume
+            return approvals.followUp(caller, tool, args, run.request(), context.approval());
+        }
+        if (!context.dryRun() && approvals.needed(caller, spec)) {
+            return approvals.pausing(run.request(), tool);
+        }
+        return executor.call(run.request());
     }
 
     /** A run of a code tool as {@code caller} would start it, or the reason it may not run ({@code refusal}). */

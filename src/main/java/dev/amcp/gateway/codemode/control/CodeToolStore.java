@@ -92,6 +92,11 @@ class CodeToolStore {
         } else if (spec.code().length() > CodeToolSpec.MAX_CODE_CHARS) {
             problems.put("code", Message.of("problem.codeTool.codeTooLong", "Code is limited to {0} characters", CodeToolSpec.MAX_CODE_CHARS));
         }
+        if (!CodeToolSpec.APPROVALS.contains(spec.approval())) {
+            problems.put("approval", Message.of("problem.codeTool.approval", "approval is ''always'', ''never'' or ''role''"));
+        } else if (!CodeToolSpec.APPROVAL_ROLE.equals(spec.approval()) && !spec.allowWrites()) {
+            problems.put("approval", Message.of("problem.codeTool.approvalWithoutWrites", "approval applies to writes: set allowWrites, or leave approval to the role"));
+        }
         if (!CodeToolSpec.INVOKER.equals(spec.runAs()) && !CodeToolSpec.DEFINER.equals(spec.runAs())) {
             problems.put("runAs", Message.of("problem.codeTool.runAs", "runAs is ''invoker'' or ''definer''"));
         }

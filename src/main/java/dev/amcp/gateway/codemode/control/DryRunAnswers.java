@@ -37,16 +37,12 @@ final class DryRunAnswers implements BridgeAnswers {
 
     @Override
     public BridgeDispatcher.Answer answer(Caller caller, String op, JsonObject args) {
-        String name = JsonSupport.string(args, "name", null);
+        McpTool tool = ApprovalAnswers.write(catalog, caller, op, args); // looked up as the executor would
+        if (tool == null) {
+            return live.answer(caller, op, args);
+        }
+        String name = tool.getName();
         JsonObject toolArgs = BridgeDispatcher.runArgs(args);
-        if (!"run".equals(op) || name == null || toolArgs == null || BridgeDispatcher.identityRejected(args) != null) {
-            return live.answer(caller, op, args);
-        }
-        // The same lookup the executor makes: a tool this caller may not use is not found, and the live path refuses it.
-        McpTool tool = catalog.findStored(caller, name).orElse(null);
-        if (tool == null || tool.isReadOnly() || tool.isCodeTool()) {
-            return live.answer(caller, op, args);
-        }
         List<String> problems = validator.validate(tool.getInputSchema(), toolArgs);
         if (!problems.isEmpty()) {
             return BridgeDispatcher.Answer.error("tool_error", "Invalid arguments for tool '" + name + "': " + String.join("; ", problems), name);

@@ -282,11 +282,11 @@ final class RunSession extends Endpoint {
                 Thread.interrupted(); // an interrupt meant for this call must not reach the pool thread's next task
             }
         }
-        if (answer.endsRun()) { // a replay that left its recording: the code gets no answer, the run ends here
+        if (answer.endsRun()) { // a replay that left its recording, or a write to approve: no answer, the run ends here
             synchronized (trace) {
                 trace.add(new BridgeCall(bridge.id(), bridge.op(), answer.tool(), answer.errorCode(), (System.nanoTime() - start) / 1_000_000, 0));
             }
-            finish(RunStatus.DIVERGED, null, answer.message());
+            finish(BridgeDispatcher.Answer.PAUSED.equals(answer.errorCode()) ? RunStatus.PAUSED : RunStatus.DIVERGED, null, answer.message());
             return;
         }
         String frame = answer.ok() ? RunnerFrames.bridgeOk(bridge.id(), answer.value())

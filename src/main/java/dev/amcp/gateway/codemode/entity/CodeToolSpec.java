@@ -11,14 +11,30 @@ import java.util.Set;
 
 /**
  * The {@code endpoint_mapping} of a code tool: {@code {"method":"code","code":…,"uses":[…],"runAs":"invoker"|"definer",
- * "allowWrites":false, "requireReplay":false}}. {@code requireReplay}: a save is accepted only if the new code passes the
+ * "allowWrites":false, "requireReplay":false, "approval":"role"}}. {@code requireReplay}: a save is accepted only if the new code passes the
  * tool's last recorded successful runs (replayed, no tool called); it is written to the mapping only when set, so the
- * pins of tools saved before it existed stay valid.
+ * pins of tools saved before it existed stay valid. {@code approval} (with {@code allowWrites}): {@code always} a human
+ * approves the run's first write before it is made, {@code never}, or {@code role} (the default, not written) as the
+ * calling role's {@code approveWrites} says.
  */
-public record CodeToolSpec(String code, List<String> uses, String runAs, boolean allowWrites, boolean requireReplay) {
+public record CodeToolSpec(String code, List<String> uses, String runAs, boolean allowWrites, boolean requireReplay, String approval) {
+
+    public static final String APPROVAL_ALWAYS = "always";
+    public static final String APPROVAL_NEVER = "never";
+    public static final String APPROVAL_ROLE = "role";
+    public static final List<String> APPROVALS = List.of(APPROVAL_ROLE, APPROVAL_ALWAYS, APPROVAL_NEVER);
 
     public CodeToolSpec(String code, List<String> uses, String runAs, boolean allowWrites) {
         this(code, uses, runAs, allowWrites, false);
+    }
+
+    public CodeToolSpec(String code, List<String> uses, String runAs, boolean allowWrites, boolean requireReplay) {
+        this(code, uses, runAs, allowWrites, requireReplay, APPROVAL_ROLE);
+    }
+
+    /** Whether a run of this tool by a role with {@code roleApprovesWrites} pauses at its first write for a human. */
+    public boolean writesNeedApproval(boolean roleApprovesWrites) {
+        return allowWrites && (APPROVAL_ALWAYS.equals(approval) || APPROVAL_ROLE.equals(approval) && roleApprovesWrites);
     }
 
     public static final String INVOKER = "invoker";
@@ -37,7 +53,7 @@ public record CodeToolSpec(String code, List<String> uses, String runAs, boolean
         }
         return new CodeToolSpec(JsonSupport.string(mapping, "code", ""), List.copyOf(uses),
                 JsonSupport.string(mapping, "runAs", INVOKER), mapping.getBoolean("allowWrites", false),
-                mapping.getBoolean("requireReplay", false));
+                mapping.getBoolean("requireReplay", false), JsonSupport.string(mapping, "approval", APPROVAL_ROLE));
     }
 
     public JsonObject toMapping() {
@@ -47,6 +63,9 @@ public record CodeToolSpec(String code, List<String> uses, String runAs, boolean
                 .add("allowWrites", allowWrites);
         if (requireReplay) {
             b.add("requireReplay", true);
+        }
+        if (!APPROVAL_ROLE.equals(approval)) {
+            b.add("approval", approval);
         }
         return b.build();
     }

@@ -61,6 +61,10 @@ public class Role {
     @Column(name = "server_id")
     private Set<Long> serverIds = new HashSet<>();
 
+    /** Code tools that follow their caller's role ({@code approval: "role"}) pause at a write for a human's approval. */
+    @Column(name = "approve_writes")
+    private boolean approveWrites;
+
     @Column(name = "created_at", insertable = false, updatable = false)
     private Instant createdAt;
 
@@ -88,4 +92,6 @@ public class Role {
     public Set<Long> getServerIds() { return serverIds; }
     public void setServerIds(Set<Long> serverIds) { this.serverIds = new HashSet<>(serverIds); }
     public Instant getCreatedAt() { return createdAt; }
+    public boolean isApproveWrites() { return approveWrites; }
+    public void setApproveWrites(boolean approveWrites) { this.approveWrites = approveWrites; }
 }

@@ -14,6 +14,7 @@ import dev.amcp.gateway.tools.control.ToolCatalog;
 import dev.amcp.gateway.tools.control.ToolExecutor;
 import dev.amcp.gateway.tools.entity.McpTool;
 import dev.amcp.gateway.tools.entity.ToolDescriptor;
+import dev.amcp.gateway.tools.entity.ToolCallRejectedException;
 import dev.amcp.gateway.tools.entity.ToolNotAvailableException;
 import dev.amcp.gateway.tools.entity.ToolResult;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -125,6 +126,8 @@ public class McpProtocol {
             return JsonRpcMessage.error(e, request.id());
         } catch (ToolNotAvailableException e) {
             return JsonRpcMessage.error(request.id(), McpError.INVALID_PARAMS, "Unknown tool: '" + clip(e.toolName()) + "'");
+        } catch (ToolCallRejectedException e) {
+            return JsonRpcMessage.error(request.id(), McpError.INVALID_PARAMS, e.getMessage());
         } catch (RuntimeException | StackOverflowError e) {
             String reference = UUID.randomUUID().toString().substring(0, 8);
             LOG.log(Level.SEVERE, "MCP " + request.method() + " failed, reference " + reference, e);
@@ -289,7 +292,7 @@ public class McpProtocol {
         }
         Caller caller = exchange.caller();
         boolean dryRun = params.get("_meta") instanceof JsonObject meta && JsonValue.TRUE.equals(meta.get(ToolResult.META_DRY_RUN));
-        CallContext context = new CallContext(exchange.requestKey(request.id()), progress, dryRun);
+        CallContext context = new CallContext(exchange.requestKey(request.id()), progress, dryRun).following(approvalFollowUp(exchange, params));
         cancellations.started(context);
         try {
             ToolResult result = context.run(() -> {
@@ -300,10 +303,50 @@ public class McpProtocol {
                 }
                 return executor.call(caller, name, args);
             });
+            JsonObject pending = result.pendingApproval();
+            if (pending != null && exchange.version().stateless() && exchange.clientCapabilities().contains(ELICITATION)) {
+                return McpWire.approvalRequired(pending, APPROVAL_INPUT); // the client's user is asked; the retry answers
+            }
             return new McpWire.CallToolResult(result).toJson(exchange.version());
         } finally {
             cancellations.finished(context);
         }
+    }
+
+    /** The key of the approval question in a 2026-07-28 {@code input_required} result's {@code inputRequests}. */
+    static final String APPROVAL_INPUT = "approve_write";
+    private static final String ELICITATION = "elicitation";
+
+    /**
+     * What a {@code tools/call} says of a paused write it follows up, or {@code null}: a 2026-07-28 retry names it in
+     * {@code requestState} and answers in {@code inputResponses} (an accepted form with {@code approve: true}
+     * approves, a declined, cancelled or {@code approve: false} one refuses, none asks again); any revision may name
+     * it in {@code _meta["amcp/approvalId"]} to collect the result.
+     */
+    static CallContext.Approval approvalFollowUp(Exchange exchange, JsonObject params) {
+        JsonValue state = params.get("requestState");
+        if (state != null && exchange.version().stateless()) {
+            if (!(state instanceof JsonString id)) {
+                throw McpError.invalidParams("params.requestState must be a string");
+            }
+            JsonValue responses = params.get("inputResponses");
+            if (responses != null && responses.getValueType() != JsonValue.ValueType.OBJECT) {
+                throw McpError.invalidParams("params.inputResponses must be an object");
+            }
+            if (responses == null || !(responses.asJsonObject().get(APPROVAL_INPUT) instanceof JsonObject answer)) {
+                return new CallContext.Approval(id.getString(), null, null);
+            }
+            boolean accepted = "accept".equals(JsonSupport.string(answer, "action", ""))
+                    && answer.get("content") instanceof JsonObject content && JsonValue.TRUE.equals(content.get("approve"));
+            return new CallContext.Approval(id.getString(), accepted, "client:" + exchange.caller().username());
+        }
+        if (params.get("_meta") instanceof JsonObject meta && meta.containsKey(ToolResult.META_APPROVAL_ID)) {
+            if (!(meta.get(ToolResult.META_APPROVAL_ID) instanceof JsonString id)) {
+                throw McpError.invalidParams("_meta \"" + ToolResult.META_APPROVAL_ID + "\" must be a string");
+            }
+            return new CallContext.Approval(id.getString(), null, null);
+        }
+        return null;
     }
 
     static String encodeCursor(int offset) {

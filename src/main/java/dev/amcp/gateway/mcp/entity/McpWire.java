@@ -136,7 +136,9 @@ public final class McpWire {
             extraMeta.forEach(meta::add);
         }
         meta.add(META_SERVER_INFO, server.toJson(ProtocolVersion.V2026_07_28));
-        return JsonSupport.JSON.createObjectBuilder(result).add("resultType", "complete").add("_meta", meta).build();
+        // an input_required result keeps its type; everything else is complete
+        return JsonSupport.JSON.createObjectBuilder(result).add("resultType", JsonSupport.string(result, "resultType", "complete"))
+                .add("_meta", meta).build();
     }
 
     /** The first message of a {@code subscriptions/listen} stream: what the server agreed to send on it. */
@@ -153,6 +155,28 @@ public final class McpWire {
 
     public static JsonObject subscriptionMeta(JsonValue subscriptionId) {
         return JsonSupport.JSON.createObjectBuilder().add(META_SUBSCRIPTION_ID, subscriptionId).build();
+    }
+
+    /**
+     * A 2026-07-28 {@code input_required} result (multi round-trip requests) asking the client's user to approve a paused
+     * write: one form elicitation under {@code key} with the write's summary and a yes/no field {@code approve}, and the
+     * approval's id as {@code requestState}, which the retry echoes with the answer in {@code inputResponses}.
+     */
+    public static JsonObject approvalRequired(JsonObject approval, String key) {
+        JsonObject write = approval.getJsonObject("plannedWrite");
+        String summary = JsonSupport.string(write, "summary", "");
+        JsonObject schema = JsonSupport.JSON.createObjectBuilder().add("type", "object")
+                .add("properties", JsonSupport.JSON.createObjectBuilder().add("approve", JsonSupport.JSON.createObjectBuilder()
+                        .add("type", "boolean").add("title", "Approve this write").add("description", summary)))
+                .add("required", JsonSupport.JSON.createArrayBuilder().add("approve")).build();
+        JsonObject elicit = JsonSupport.JSON.createObjectBuilder().add("method", "elicitation/create")
+                .add("params", JsonSupport.JSON.createObjectBuilder().add("mode", "form")
+                        .add("message", "A code run wants to write: " + summary + ". Nothing is written unless you approve.")
+                        .add("requestedSchema", schema)).build();
+        return JsonSupport.JSON.createObjectBuilder().add("resultType", "input_required")
+                .add("inputRequests", JsonSupport.JSON.createObjectBuilder().add(key, elicit))
+                .add("requestState", approval.getString("id"))
+                .add("_meta", JsonSupport.JSON.createObjectBuilder().add(ToolResult.META_APPROVAL, approval)).build();
     }
 
     /** A {@code CallToolResult}: the text, the structured value next to its JSON text, and the error flag. */

@@ -23,6 +23,7 @@ public final class CallContext {
     private final String requestKey;
     private final ProgressSink sink;
     private final boolean dryRun;
+    private volatile Approval approval;
     private volatile String cancelReason;
     private volatile boolean cancelled;
 
@@ -46,6 +47,24 @@ public final class CallContext {
     /** Whether this call is a dry run: no write may be made, only planned ({@link ToolExecutor}, code mode). */
     public boolean dryRun() {
         return dryRun;
+    }
+
+    /**
+     * What a call says of a paused write it follows up ({@code docs/code-mode.md#approvals}): the approval's id, and the
+     * answer when the call carries one ({@code true} approve, {@code false} refuse, {@code null} only collect the result).
+     * {@code decidedBy} names who answered (an MCP client's user, or the admin whose approval resumes the run).
+     */
+    public record Approval(String id, Boolean approve, String decidedBy) {}
+
+    /** This call follows up the paused write {@code approval}; set before {@link #run}. */
+    public CallContext following(Approval approval) {
+        this.approval = approval;
+        return this;
+    }
+
+    /** The paused write this call follows up, or {@code null}. */
+    public Approval approval() {
+        return approval;
     }
 
     public static CallContext current() {

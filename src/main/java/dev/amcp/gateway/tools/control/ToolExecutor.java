@@ -90,8 +90,8 @@ public class ToolExecutor {
      */
     private ToolResult followingOutputSchema(McpTool tool, ToolResult result) {
         JsonObject schema = tool.getOutputSchema();
-        if (schema == null || result.isError()) {
-            return result;
+        if (schema == null || result.isError() || result.pendingApproval() != null) {
+            return result; // a paused write's answer has no value yet
         }
         List<String> problems = result.structuredContent() == null ? List.of("the result is not a JSON object")
                 : schemaValidator.validate(schema, result.structuredContent());
@@ -145,7 +145,7 @@ public class ToolExecutor {
     private static ToolResult guarded(String toolName, Supplier<ToolResult> body) {
         try {
             return body.get();
-        } catch (ToolNotAvailableException e) {
+        } catch (ToolNotAvailableException | dev.amcp.gateway.tools.entity.ToolCallRejectedException e) {
             throw e;
         } catch (RuntimeException e) {
             String reference = UUID.randomUUID().toString().substring(0, 8);

@@ -23,6 +23,13 @@ public record ToolResult(String text, JsonObject structuredContent, JsonValue va
     /** What a planned write answers in a dry run. */
     public static final JsonObject DRY_RUN_PLACEHOLDER = JsonSupport.JSON.createObjectBuilder().add("dryRun", true).build();
 
+    /**
+     * {@code _meta} key of a code run paused at a write for a human's approval: {@code {id, status, plannedWrite:{tool,
+     * args, summary}, expiresAt}}; a follow-up call names the id under the same key ({@code docs/code-mode.md#approvals}).
+     */
+    public static final String META_APPROVAL = "amcp/approval";
+    public static final String META_APPROVAL_ID = "amcp/approvalId";
+
     public ToolResult(String text, JsonObject structuredContent, JsonValue value, boolean isError) {
         this(text, structuredContent, value, isError, null);
     }
@@ -37,6 +44,33 @@ public record ToolResult(String text, JsonObject structuredContent, JsonValue va
     public ToolResult withDryRunPlan(jakarta.json.JsonArray plannedWrites) {
         return new ToolResult(text, structuredContent, value, isError, JsonSupport.JSON.createObjectBuilder()
                 .add(META_DRY_RUN, true).add(META_PLANNED_WRITES, plannedWrites).build());
+    }
+
+    /** The answer of a run paused at a write: what to do next in words, the approval in {@code _meta}. */
+    public static ToolResult pendingApproval(String text, JsonObject approval) {
+        return new ToolResult(text, null, null, false, JsonSupport.JSON.createObjectBuilder().add(META_APPROVAL, approval).build());
+    }
+
+    /** The approval this result waits on ({@link #pendingApproval}), or {@code null}. */
+    public JsonObject pendingApproval() {
+        return meta != null && meta.get(META_APPROVAL) instanceof JsonObject a && "PENDING".equals(JsonSupport.string(a, "status", null)) ? a : null;
+    }
+
+    /** This result as JSON, to be handed back later exactly ({@link #fromJson}). */
+    public JsonObject toJson() {
+        var b = JsonSupport.JSON.createObjectBuilder().add("text", text == null ? "" : text).add("isError", isError);
+        if (value != null) {
+            b.add("value", value);
+        }
+        return b.build();
+    }
+
+    public static ToolResult fromJson(JsonObject json) {
+        JsonValue value = json.get("value");
+        if (!json.getBoolean("isError", false) && value != null) {
+            return json(value);
+        }
+        return new ToolResult(JsonSupport.string(json, "text", ""), null, null, json.getBoolean("isError", false));
     }
 
     public static ToolResult json(JsonValue value) {

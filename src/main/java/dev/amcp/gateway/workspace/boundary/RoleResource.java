@@ -36,10 +36,11 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class RoleResource {
 
     /** A role as the API shows it; {@code servers} is {@code null} when the role may use every server. */
-    public record RoleView(String name, boolean builtin, List<String> capabilities, @JsonbNillable List<String> servers, long users) {
+    public record RoleView(String name, boolean builtin, List<String> capabilities, @JsonbNillable List<String> servers, long users,
+                           boolean approveWrites) {
         static RoleView of(RoleAdministration.RoleRow row) {
             return new RoleView(row.role().getName(), row.role().isBuiltin(), List.copyOf(row.role().getCapabilities()), row.servers(),
-                    row.holders());
+                    row.holders(), row.role().isApproveWrites());
         }
     }
 
@@ -61,7 +62,8 @@ public class RoleResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Create a role (admins)",
-            description = "Body: {\"name\", \"capabilities\": [...], \"servers\": [server slugs] | null}; null or absent servers: every server.")
+            description = "Body: {\"name\", \"capabilities\": [...], \"servers\": [server slugs] | null, \"approveWrites\"?: false}; null or absent servers: every server. "
+                    + "approveWrites: code tools that follow the role (approval \"role\") pause at their first write for an admin's approval.")
     @APIResponse(responseCode = "201", description = "The role")
     @APIResponse(responseCode = "400", description = "A bad name, an unknown capability or server")
     @APIResponse(responseCode = "409", description = "The name is taken")
@@ -69,7 +71,7 @@ public class RoleResource {
         JsonObject json = JsonSupport.parseObject(body == null ? "" : body);
         JsonValue servers = json.get("servers");
         RoleDraft draft = new RoleDraft(JsonSupport.stringField(json, "name", null), strings(json.get("capabilities"), "capabilities"),
-                servers == null || servers == JsonValue.NULL, strings(servers, "servers"));
+                servers == null || servers == JsonValue.NULL, strings(servers, "servers"), approveWrites(json));
         return Response.status(Response.Status.CREATED).entity(RoleView.of(roles.create(caller.get(), draft))).build();
     }
 
@@ -77,7 +79,7 @@ public class RoleResource {
     @Path("{name}")
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Change a role's capabilities or servers (admins); built-in roles too",
-            description = "Body: {\"capabilities\"?: [...], \"servers\"?: [server slugs] | null}; absent fields stay, null servers: every server.")
+            description = "Body: {\"capabilities\"?: [...], \"servers\"?: [server slugs] | null, \"approveWrites\"?: boolean}; absent fields stay, null servers: every server.")
     @APIResponse(responseCode = "200", description = "The role")
     @APIResponse(responseCode = "400", description = "An unknown capability or server")
     @APIResponse(responseCode = "404", description = "No role of this name in the workspace")
@@ -86,7 +88,7 @@ public class RoleResource {
         JsonObject json = JsonSupport.parseObject(body == null ? "" : body);
         JsonValue servers = json.get("servers");
         RoleDraft draft = new RoleDraft(name, strings(json.get("capabilities"), "capabilities"),
-                json.containsKey("servers") && servers == JsonValue.NULL, strings(servers, "servers"));
+                json.containsKey("servers") && servers == JsonValue.NULL, strings(servers, "servers"), approveWrites(json));
         return roles.update(caller.get(), name, draft).map(row -> Response.ok(RoleView.of(row)).build())
                 .orElseGet(() -> noRole(name));
     }
@@ -99,6 +101,11 @@ public class RoleResource {
     @APIResponse(responseCode = "409", description = "A built-in role, or a role someone holds or a live key names")
     public Response delete(@PathParam("name") String name) {
         return roles.delete(caller.get(), name) ? Response.noContent().build() : noRole(name);
+    }
+
+    /** {@code approveWrites}, or {@code null} when absent. */
+    private static Boolean approveWrites(JsonObject json) {
+        return JsonSupport.booleanFieldOrNull(json, "approveWrites");
     }
 
     /** An array of strings, or {@code null} when absent or null. */

@@ -151,6 +151,21 @@ public class ApiKeyService {
         return Optional.of(new VerifiedKey(caller.get(), key.getExpiresAt()));
     }
 
+    /**
+     * The caller a principal of workspace {@code workspaceId} is now: through key {@code keyId} when given (still usable),
+     * else as user {@code userId} (an OAuth caller); empty when it no longer may call anything there. For work done later
+     * on a caller's behalf (a paused write resumed after its approval), so that it runs under the role as it is now.
+     */
+    public Optional<Caller> callerNow(long workspaceId, Long userId, Long keyId) {
+        ApiKey key = keyId == null ? null : em.find(ApiKey.class, keyId);
+        if (keyId != null && (key == null || !key.isUsableAt(Instant.now()))) {
+            return Optional.empty();
+        }
+        Long user = key != null ? key.getUserId() : userId;
+        return user == null ? Optional.empty()
+                : AccountCallers.of(em, em.find(UserAccount.class, user), key).filter(c -> c.workspaceId() == workspaceId);
+    }
+
     public List<ApiKey> keys(long workspaceId) {
         return em.createNamedQuery(ApiKey.BY_WORKSPACE, ApiKey.class).setParameter("workspaceId", workspaceId).getResultList();
     }

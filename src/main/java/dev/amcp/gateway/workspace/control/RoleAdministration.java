@@ -63,6 +63,7 @@ public class RoleAdministration {
         Role role = new Role(caller.workspaceId(), draft.name(), false, capabilities);
         role.setAllServers(draft.allServers());
         role.setServerIds(servers);
+        role.setApproveWrites(Boolean.TRUE.equals(draft.approveWrites()));
         em.persist(role);
         em.flush();
         changes.fire(AdminChange.inWorkspace(caller, AdminChange.ROLE, role.getName(), AdminChange.CREATE, null, AdminSnapshots.of(role)));
@@ -84,6 +85,9 @@ public class RoleAdministration {
             Set<Long> servers = serverIds(caller, draft);
             role.setAllServers(draft.allServers());
             role.setServerIds(servers);
+        }
+        if (draft.approveWrites() != null) {
+            role.setApproveWrites(draft.approveWrites());
         }
         changes.fire(AdminChange.inWorkspace(caller, AdminChange.ROLE, role.getName(), AdminChange.UPDATE, before, AdminSnapshots.of(role)));
         em.flush();

@@ -11,5 +11,12 @@ import java.util.Set;
  * @param allServers   whether the role may use every server of the workspace, now and later
  * @param serverSlugs  the servers it may use when not all; {@code null} with {@code allServers == false} leaves the
  *                     scope as it is
+ * @param approveWrites whether the writes of code tools that follow their caller's role need a human's approval;
+ *                      {@code null} leaves it as it is (off for a new role)
  */
-public record RoleDraft(String name, Set<String> capabilities, boolean allServers, Set<String> serverSlugs) {}
+public record RoleDraft(String name, Set<String> capabilities, boolean allServers, Set<String> serverSlugs, Boolean approveWrites) {
+
+    public RoleDraft(String name, Set<String> capabilities, boolean allServers, Set<String> serverSlugs) {
+        this(name, capabilities, allServers, serverSlugs, null);
+    }
+}
