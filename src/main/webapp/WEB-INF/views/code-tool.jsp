@@ -89,6 +89,14 @@
             </c:choose>
           </p>
         </div>
+        <div class="field ${empty errors.approval ? '' : 'invalid'}">
+          <label for="approval"><fmt:message key="codeTools.approval"/></label>
+          <select name="approval" id="approval" aria-describedby="approval-help">
+            <c:forEach items="${approvals}" var="a"><option value="${a}" ${form.approval == a ? 'selected' : ''}><fmt:message key="codeTools.approval.${a}"/></option></c:forEach>
+          </select>
+          <p class="help" id="approval-help"><fmt:message key="codeTools.approval.help"/></p>
+          <c:set var="f" value="approval"/><%@ include file="_field.jspf" %>
+        </div>
         <div class="field">
           <label class="choice"><input type="checkbox" name="requireReplay" value="true" id="requireReplay"
               ${form.requireReplay ? 'checked' : ''} aria-describedby="requireReplay-help"><fmt:message key="codeTools.requireReplay"/></label>

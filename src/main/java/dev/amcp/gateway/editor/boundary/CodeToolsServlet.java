@@ -234,6 +234,7 @@ public class CodeToolsServlet extends EditorServlet {
         request.setAttribute("callable", callable);
         request.setAttribute("completions", CodeToolForms.completions(callable));
         request.setAttribute("writesLicensed", licenses.current().allowsWrites());
+        request.setAttribute("approvals", dev.amcp.gateway.codemode.entity.CodeToolSpec.APPROVALS);
         request.setAttribute("edition", licenses.current().edition().wire());
         if (request.getAttribute("testInput") == null) {
             request.setAttribute("testInput", existing == null ? "{}" : ToolsServlet.exampleArgs(existing));

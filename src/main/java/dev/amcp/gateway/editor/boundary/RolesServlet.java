@@ -99,6 +99,6 @@ public class RolesServlet extends EditorServlet {
 
     private static RoleDraft draftOf(RoleAdministration.RoleRow row) {
         return new RoleDraft(row.role().getName(), row.role().getCapabilities(), row.servers() == null,
-                row.servers() == null ? null : Set.copyOf(row.servers()));
+                row.servers() == null ? null : Set.copyOf(row.servers()), row.role().isApproveWrites());
     }
 }

@@ -49,7 +49,7 @@ public final class AdminForms {
     public static RoleDraft role(String name, Function<String, String> param, Function<String, String[]> values) {
         boolean all = ALL_SERVERS.equals(param.apply("scope"));
         Set<String> servers = all ? null : strings(values.apply("servers"));
-        return new RoleDraft(name, strings(values.apply("capabilities")), all, servers);
+        return new RoleDraft(name, strings(values.apply("capabilities")), all, servers, "true".equals(param.apply("approveWrites")));
     }
 
     /**

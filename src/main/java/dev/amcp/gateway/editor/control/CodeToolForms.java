@@ -42,6 +42,8 @@ public final class CodeToolForms {
         form.setRunAs(CodeToolSpec.DEFINER.equals(param.apply("runAs")) ? CodeToolSpec.DEFINER : CodeToolSpec.INVOKER);
         form.setAllowWrites("true".equals(param.apply("allowWrites")));
         form.setRequireReplay("true".equals(param.apply("requireReplay")));
+        String approval = param.apply("approval");
+        form.setApproval(approval == null || approval.isBlank() ? CodeToolSpec.APPROVAL_ROLE : approval.strip());
         return form;
     }
 
@@ -61,6 +63,7 @@ public final class CodeToolForms {
         form.setRunAs(spec.runAs());
         form.setAllowWrites(spec.allowWrites());
         form.setRequireReplay(stored.requireReplay());
+        form.setApproval(stored.approval());
         return form;
     }
 
@@ -76,7 +79,7 @@ public final class CodeToolForms {
         ToolDraft tool = new ToolDraft(HttpToolForms.emptyToNull(form.getServer()), HttpToolForms.emptyToNull(form.getName()),
                 HttpToolForms.emptyToNull(form.getTitle()), HttpToolForms.emptyToNull(form.getDescription()), inputSchema, null, null);
         return new CodeToolDraft(tool, new CodeToolSpec(form.getCode(), List.copyOf(form.getUses()), form.getRunAs(), form.isAllowWrites(),
-                form.isRequireReplay()));
+                form.isRequireReplay(), form.getApproval()));
     }
 
     /** The runner's reading of some code, as the editor's {@code analyze} answer (see {@code CodeToolsServlet}). */

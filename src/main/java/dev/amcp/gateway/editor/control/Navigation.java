@@ -22,6 +22,7 @@ public final class Navigation {
             new NavItem("sso", "nav.sso", "/admin/sso-mappings", caller -> caller.has(Capability.ADMIN)),
             new NavItem("runs", "nav.runs", "/admin/runs"),
             new NavItem("proposals", "nav.proposals", "/admin/proposals"),
+            new NavItem("approvals", "nav.approvals", "/admin/approvals", Navigation::admin),
             new NavItem("users", "nav.users", "/admin/users", Navigation::admin),
             new NavItem("roles", "nav.roles", "/admin/roles", Navigation::admin),
             new NavItem("audit", "nav.audit", "/admin/audit", caller -> admin(caller) || caller.operator()),

@@ -17,6 +17,7 @@ public class CodeToolForm {
     private String runAs = "invoker";
     private boolean allowWrites;
     private boolean requireReplay;
+    private String approval = "role";
 
     public Long getId() { return id; }
     public void setId(Long id) { this.id = id; }
@@ -39,5 +40,7 @@ public class CodeToolForm {
     public boolean isAllowWrites() { return allowWrites; }
     public void setAllowWrites(boolean allowWrites) { this.allowWrites = allowWrites; }
     public boolean isRequireReplay() { return requireReplay; }
+    public String getApproval() { return approval; }
+    public void setApproval(String approval) { this.approval = approval; }
     public void setRequireReplay(boolean requireReplay) { this.requireReplay = requireReplay; }
 }
