@@ -651,49 +651,22 @@ public final class CodeModeBench {
     /** {@link #concurrent} for the official SDK client: one McpSyncClient per thread, each initialized once and reused. */
     Row sdkConcurrent(int clients, int requests) throws Exception {
         List<SdkUserClient> sdks = new ArrayList<>();
-        ExecutorService pool = Executors.newFixedThreadPool(clients);
         try {
             for (int c = 0; c < clients; c++) {
                 sdks.add(new SdkUserClient(base, key));
             }
             Map<String, Object> args = Map.of("customerId", 7);
-            runSdk(pool, sdks, Math.max(clients, requests / 10), args); // warm-up
-            long t0 = System.nanoTime();
-            Object[] res = runSdk(pool, sdks, requests, args);
-            double seconds = (System.nanoTime() - t0) / 1e9;
-            long[] nanos = (long[]) res[0];
-            return new Row(Stats.of(nanos), nanos.length / seconds, (Integer) res[1]);
+            return measure(sdks, requests, sdk -> {
+                long t0 = System.nanoTime();
+                try {
+                    return new Reply(200, "", 0, sdk.call("customer_get", args), null);
+                } catch (RuntimeException e) {
+                    return new Reply(500, String.valueOf(e), 0, System.nanoTime() - t0, null);
+                }
+            });
         } finally {
-            pool.shutdown();
             sdks.forEach(SdkUserClient::close);
         }
-    }
-
-    static Object[] runSdk(ExecutorService pool, List<SdkUserClient> clients, int requests, Map<String, Object> args) throws Exception {
-        int per = requests / clients.size();
-        long[] nanos = new long[per * clients.size()];
-        AtomicInteger errors = new AtomicInteger();
-        List<Future<?>> futures = new ArrayList<>();
-        for (int c = 0; c < clients.size(); c++) {
-            int offset = c * per;
-            SdkUserClient client = clients.get(c);
-            futures.add(pool.submit(() -> {
-                for (int i = 0; i < per; i++) {
-                    long t0 = System.nanoTime();
-                    try {
-                        nanos[offset + i] = client.call("customer_get", args);
-                    } catch (RuntimeException e) {
-                        nanos[offset + i] = System.nanoTime() - t0;
-                        errors.incrementAndGet();
-                    }
-                }
-                return null;
-            }));
-        }
-        for (Future<?> f : futures) {
-            f.get();
-        }
-        return new Object[] {nanos, errors.get()};
     }
 
     /**
@@ -811,8 +784,11 @@ public final class CodeModeBench {
 
     // ---------------------------------------------------------------------------------------------- concurrency
 
-    interface Op {
-        Reply apply(Mcp client) throws Exception;
+    interface Op extends ClientOp<Mcp> {
+    }
+
+    interface ClientOp<C> {
+        Reply apply(C client) throws Exception;
     }
 
     record Row(Stats stats, double rps, int errors) {
@@ -833,11 +809,16 @@ public final class CodeModeBench {
             m.initialize();
             mcps.add(m);
         }
-        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        return measure(mcps, requests, op);
+    }
+
+    /** Each client on a thread of its own: a tenth of the requests as warm-up, then the measured ones. */
+    static <C> Row measure(List<C> clients, int requests, ClientOp<C> op) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(clients.size());
         try {
-            run(pool, mcps, Math.max(clients, requests / 10), op); // warm-up
+            run(pool, clients, Math.max(clients.size(), requests / 10), op); // warm-up
             long t0 = System.nanoTime();
-            Object[] res = run(pool, mcps, requests, op);
+            Object[] res = run(pool, clients, requests, op);
             double seconds = (System.nanoTime() - t0) / 1e9;
             long[] nanos = (long[]) res[0];
             return new Row(Stats.of(nanos), nanos.length / seconds, (Integer) res[1]);
@@ -846,14 +827,14 @@ public final class CodeModeBench {
         }
     }
 
-    static Object[] run(ExecutorService pool, List<Mcp> clients, int requests, Op op) throws Exception {
+    static <C> Object[] run(ExecutorService pool, List<C> clients, int requests, ClientOp<C> op) throws Exception {
         int per = requests / clients.size();
         long[] nanos = new long[per * clients.size()];
         AtomicInteger errors = new AtomicInteger();
         List<Future<?>> futures = new ArrayList<>();
         for (int c = 0; c < clients.size(); c++) {
             int offset = c * per;
-            Mcp client = clients.get(c);
+            C client = clients.get(c);
             futures.add(pool.submit(() -> {
                 for (int i = 0; i < per; i++) {
                     Reply r = op.apply(client);
