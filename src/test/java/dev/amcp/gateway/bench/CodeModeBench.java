@@ -603,24 +603,23 @@ public final class CodeModeBench {
         Mcp stateless = new Mcp(base + "/mcp/demo", key, STATELESS);
         long[][] nanos = new long[kinds.length][runs];
         try (SdkUserClient sdk = new SdkUserClient(base, key)) {
+            List<java.util.concurrent.Callable<Long>> calls = List.of(
+                () -> expectOk(session.post(run), "code_execute 2025-11-25").nanos,
+                () -> expectOk(stateless.post(runStateless, "tools/call", "code_execute"), "code_execute 2026-07-28").nanos,
+                () -> sdk.call("code_execute", Map.of("code", "return 1")));
             for (int i = -1; i < runs; i++) { // one warm-up call each
-                Reply a = session.post(run);
-                expectOk(a, "code_execute 2025-11-25");
-                Thread.sleep(gapMs);
-                Reply b = stateless.post(runStateless, "tools/call", "code_execute");
-                expectOk(b, "code_execute 2026-07-28");
-                Thread.sleep(gapMs);
-                long c = sdk.call("code_execute", Map.of("code", "return 1"));
-                Thread.sleep(gapMs);
-                if (i >= 0) {
-                    nanos[0][i] = a.nanos;
-                    nanos[1][i] = b.nanos;
-                    nanos[2][i] = c;
+                for (int j = 0; j < kinds.length; j++) {
+                    int k = (i + 1 + j) % kinds.length; // the kind that goes first rotates, so no kind always follows the same one
+                    long t = calls.get(k).call();
+                    if (i >= 0) {
+                        nanos[k][i] = t;
+                    }
+                    Thread.sleep(gapMs);
                 }
             }
         }
-        System.out.printf(Locale.ROOT, "%n### code_execute `return 1` by revision: one client each, keep-alive, %d calls each, the clients taking turns,"
-                + " one call every %d ms%n", runs, gapMs);
+        System.out.printf(Locale.ROOT, "%n### code_execute `return 1` by revision: one client each, keep-alive, %d calls each, the clients taking turns"
+                + " (which goes first rotates), one call every %d ms%n", runs, gapMs);
         System.out.println("| client, revision | n | p50 | p90 | p99 | mean |");
         System.out.println("|---|---|---|---|---|---|");
         Stats[] stats = new Stats[kinds.length];
@@ -1053,10 +1052,11 @@ public final class CodeModeBench {
         return McpText.request(1, "tools/call", "{\"name\":\"" + tool + "\",\"arguments\":" + argsJson + "}");
     }
 
-    void expectOk(Reply r, String what) {
+    Reply expectOk(Reply r, String what) {
         if (r.status != 200 || r.body.contains("\"isError\":true") || !r.body.contains("\"result\"")) {
             throw new IllegalStateException(what + " failed: HTTP " + r.status + " " + r.body);
         }
+        return r;
     }
 
     // ---------------------------------------------------------------------------------------------- text helpers
