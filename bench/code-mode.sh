@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Code mode and MCP benchmark against a real gateway, as users run it. One command, about 10 minutes on 2 cores:
+# Code mode and MCP benchmark against a real gateway, as users run it. One command, about 15 minutes on 2 cores:
 #   bench/code-mode.sh
 # It builds the gateway once, then benchmarks it twice, one after the other, each time on a fresh demo database:
 #   1. as `server run` starts it (Liberty's own launcher, as production runs it), with a local code runner it starts;

@@ -62,7 +62,7 @@ public final class CodeModeBench {
         this.base = base;
         this.key = key;
         this.opts = opts;
-        this.only = Set.of(opts.getOrDefault("only", "users,mcp,load").split(","));
+        this.only = Set.of(opts.getOrDefault("only", "users,mcp,revisions,load").split(","));
         this.token = opts.containsKey("oauth-token-url") ? fetchToken(opts.get("oauth-token-url")) : null;
     }
 
