@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
-# Code mode and MCP benchmark against a real gateway, as users run it. One command, about 10 minutes on 2 cores:
+# Code mode and MCP benchmark against a real gateway, as users run it. One command, about 15 minutes on 2 cores:
 #   bench/code-mode.sh
 # It builds the gateway once, then benchmarks it twice, one after the other, each time on a fresh demo database:
 #   1. as `server run` starts it (Liberty's own launcher, as production runs it), with a local code runner it starts;
 #   2. as `./quickstart.sh` starts it (Maven's liberty:run, the quick start's own local runner).
 # Against each it runs CodeModeBench: the `users` section (the official MCP Java SDK client and the plain socket
 # client side by side, connections kept alive; the issue's targets beside the figures) and, on the `server run`
-# gateway, the `mcp` (gateway added latency, 8 clients) and `load` (200 concurrent runs) sections. Tables go to
-# stdout and target/bench/code-mode.txt; everything it started is stopped at the end.
+# gateway, the `mcp` (gateway added latency, 8 clients, with an API key and with an OAuth access token in the same
+# rounds), `revisions` (2025-11-25 against the stateless 2026-07-28: tools/call added latency and code_execute
+# `return 1`) and `load` (200 concurrent runs) sections. For the token, the `server run` gateway trusts a real OpenID
+# provider the script starts (mock-oauth2-server from the test classpath, issuer http://127.0.0.1:<port+2>/default);
+# the benchmark gets its token from the provider's token endpoint. Tables go to stdout and target/bench/code-mode.txt;
+# everything it started is stopped at the end.
 #   BENCH_HTTP_PORT       gateway HTTP port (default 9780; HTTPS is +363; the runner gets +1000)
+#   BENCH_OIDC_PORT       the OpenID provider's port (default BENCH_HTTP_PORT + 2)
 #   BENCH_GATEWAYS        which gateways, in order (default "server-run quickstart")
-#   BENCH_ONLY            sections on the server-run gateway (default users,mcp,load; also latency,bridge)
+#   BENCH_ONLY            sections on the server-run gateway (default users,mcp,revisions,load; also latency,bridge)
 #   BENCH_QUICKSTART_ONLY sections on the quick-start gateway (default users)
 #   BENCH_ARGS            extra CodeModeBench options, e.g. "--users-runs 500 --mcp-requests 40000 --warmup-seconds 60"
 set -euo pipefail
@@ -18,6 +23,8 @@ cd "$(dirname "$0")/.."
 
 port="${BENCH_HTTP_PORT:-9780}"
 runner_port="$((port + 1000))"
+oidc_port="${BENCH_OIDC_PORT:-$((port + 2))}"
+issuer="http://127.0.0.1:$oidc_port/default"
 base="http://127.0.0.1:$port"
 key="${BENCH_API_KEY:-amcp-bench-$(head -c 18 /dev/urandom | base64 | tr -d '/+=')}"
 token="$(head -c 32 /dev/urandom | base64 | tr -d '/+=')"
@@ -46,9 +53,18 @@ stop_gateway() {
     runner_pid=""
   fi
 }
-trap stop_gateway EXIT INT TERM
+oidc_pid=""
+stop_all() {
+  stop_gateway
+  if [ -n "$oidc_pid" ]; then
+    kill "$oidc_pid" 2>/dev/null || true
+    wait "$oidc_pid" 2>/dev/null || true
+    oidc_pid=""
+  fi
+}
+trap stop_all EXIT INT TERM
 
-for p in "$port" "$runner_port"; do
+for p in "$port" "$runner_port" "$oidc_port"; do
   if (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
     echo "bench: port $p is in use; set BENCH_HTTP_PORT" >&2
     exit 1
@@ -73,7 +89,26 @@ wait_ready() {
   curl -fsS "$base/health/ready" >/dev/null || { tail -50 "$log"; echo "bench: the gateway is not ready" >&2; exit 1; }
 }
 
+# A real OpenID provider for the OAuth rows: every client-credentials request for scope `mcp` gets an access token for
+# the demo admin, meant for the gateway's /mcp/demo resource, as the gateway's OAuth checks require.
+start_oidc() {
+  [ -n "$oidc_pid" ] && return 0
+  local config
+  config=$(printf '{"tokenCallbacks":[{"issuerId":"default","tokenExpiry":7200,"requestMappings":[{"requestParam":"scope","match":"mcp","claims":{"sub":"admin","preferred_username":"admin","aud":["%s/mcp/demo"],"scope":"mcp"}}]}]}' "$base")
+  say "starting an OpenID provider (mock-oauth2-server) at $issuer (log: $out/oidc.log)"
+  SERVER_HOSTNAME=127.0.0.1 SERVER_PORT="$oidc_port" JSON_CONFIG="$config" \
+    java -Xmx256m -cp "$(cat "$out/classpath.txt")" no.nav.security.mock.oauth2.StandaloneMockOAuth2ServerKt > "$out/oidc.log" 2>&1 &
+  oidc_pid=$!
+  for _ in $(seq 1 120); do
+    curl -fsS "$issuer/.well-known/openid-configuration" >/dev/null 2>&1 && return 0
+    kill -0 "$oidc_pid" 2>/dev/null || { cat "$out/oidc.log"; echo "bench: the OpenID provider failed to start" >&2; exit 1; }
+    sleep 0.5
+  done
+  cat "$out/oidc.log"; echo "bench: the OpenID provider is not ready" >&2; exit 1
+}
+
 start_server_run() {
+  start_oidc
   say "starting a local code runner on port $runner_port (log: $out/runner.log)"
   CODE_RUNNER_TOKEN="$token" CODE_RUNNER_PORT="$runner_port" CODE_RUNNER_HOST=127.0.0.1 \
     runner-image/run-local.sh > "$out/runner.log" 2>&1 &
@@ -84,9 +119,9 @@ start_server_run() {
     sleep 0.5
   done
   rm -rf target/liberty/wlp/usr/servers/amcp/data   # a fresh demo database, as the quick start makes
-  say "starting the gateway with Liberty's server run on $base (log: $out/gateway.log)"
+  say "starting the gateway with Liberty's server run on $base, OAuth for MCP clients on (issuer $issuer) (log: $out/gateway.log)"
   CODE_RUNNER_URL="ws://127.0.0.1:$runner_port" CODE_RUNNER_TOKEN="$token" AMCP_HTTP_PORT="$port" AMCP_HTTPS_PORT="$((port + 363))" \
-    AMCP_DEMO=true AMCP_DEMO_API_KEY="$key" setsid target/liberty/wlp/bin/server run amcp > "$out/gateway.log" 2>&1 &
+    AMCP_OIDC_ISSUER="$issuer" AMCP_PUBLIC_URL="$base" AMCP_DEMO=true AMCP_DEMO_API_KEY="$key" setsid target/liberty/wlp/bin/server run amcp > "$out/gateway.log" 2>&1 &
   gateway_pid=$!
   wait_ready "$out/gateway.log"
 }
@@ -100,12 +135,14 @@ start_quickstart() {
 }
 
 run_bench() {
-  local label="$1" only="$2" status
+  local label="$1" only="$2" oauth="$3" status
   say "$label: uptime before: $(uptime)"
   set +e
+  # The test classpath carries logback (from mock-oauth2-server): the tests' configuration keeps it at WARN, or the SDK
+  # client would log every message at DEBUG into the tables and spend the benchmark's CPU on it.
   # shellcheck disable=SC2086
-  java -cp "$(cat "$out/classpath.txt")" src/test/java/dev/amcp/gateway/bench/CodeModeBench.java --base "$base" --key "$key" \
-    --only "$only" --label "$label" ${BENCH_ARGS:-} 2> "$out/client.log" | tee -a "$out/code-mode.txt"
+  java -Dlogback.configurationFile=src/test/resources/logback-test.xml -cp "$(cat "$out/classpath.txt")" src/test/java/dev/amcp/gateway/bench/CodeModeBench.java --base "$base" --key "$key" \
+    --only "$only" --label "$label" $oauth ${BENCH_ARGS:-} 2> "$out/client.log" | tee -a "$out/code-mode.txt"
   status=${PIPESTATUS[0]}
   set -e
   say "$label: uptime after: $(uptime)"
@@ -124,8 +161,8 @@ printf '# bench/code-mode.sh, commit %s, %s, %s cores (%s), free page reporting 
   "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)" "$reporting" "$(uptime | sed 's/^ *//')" | tee -a "$out/code-mode.txt"
 for gateway in ${BENCH_GATEWAYS:-server-run quickstart}; do
   case "$gateway" in
-    server-run) start_server_run; run_bench "server run" "${BENCH_ONLY:-users,mcp,load}" ;;
-    quickstart) start_quickstart; run_bench "quickstart.sh" "${BENCH_QUICKSTART_ONLY:-users}" ;;
+    server-run) start_server_run; run_bench "server run" "${BENCH_ONLY:-users,mcp,revisions,load}" "--oauth-token-url $issuer/token" ;;
+    quickstart) start_quickstart; run_bench "quickstart.sh" "${BENCH_QUICKSTART_ONLY:-users}" "" ;;
     *) echo "bench: unknown gateway '$gateway' in BENCH_GATEWAYS (server-run, quickstart)" >&2; exit 2 ;;
   esac
   stop_gateway

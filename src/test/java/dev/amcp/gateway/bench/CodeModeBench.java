@@ -26,30 +26,44 @@ import java.util.regex.Pattern;
 
 /**
  * Benchmark of code mode and MCP against a running gateway with the demo workspace and a live runner, driven over
- * MCP Streamable HTTP with keep-alive connections (JDK {@link HttpClient}, HTTP/1.1). JDK only, so it runs with the
- * single-file launcher; {@code bench/code-mode.sh} starts the gateway and the runner and calls it:
+ * MCP Streamable HTTP with keep-alive connections: a plain socket client (HTTP/1.1, or the JDK {@link HttpClient}
+ * with {@code --client jdk}) and the official MCP Java SDK client. It runs with the single-file launcher on the test
+ * classpath; {@code bench/code-mode.sh} starts the gateway, the runner and an OpenID provider and calls it:
  *
  * <pre>
- * java src/test/java/dev/amcp/gateway/bench/CodeModeBench.java --base http://127.0.0.1:9780 --key KEY [--only latency,bridge,load,mcp]
+ * java -cp TEST_CLASSPATH src/test/java/dev/amcp/gateway/bench/CodeModeBench.java --base http://127.0.0.1:9780 --key KEY \
+ *     [--only users,latency,bridge,mcp,revisions,load] [--oauth-token-url http://127.0.0.1:9782/default/token]
  * </pre>
  *
- * Knobs: {@code --warmup-seconds 90 --latency-runs 300 --latency-warmup 150 --bridge-reps 10 --load 200
- * --mcp-requests 20000 --mcp-rounds 3 --mcp-clients 8}. Prints a table per section; exit status 1 when a check fails (a lost or unfinished run, an
- * error result where none is expected).
+ * With {@code --oauth-token-url} the {@code mcp} section also measures {@code tools/call} with an OAuth access token
+ * from that provider, beside the API key in the same rounds. Knobs: {@code --warmup-seconds 90 --latency-runs 300
+ * --latency-warmup 150 --bridge-reps 10 --load 200 --mcp-requests 20000 --mcp-rounds 3 --mcp-clients 8
+ * --revisions-requests 10000 --revisions-rounds 3 --revisions-runs 100}. Prints a table per section; exit status 1
+ * when a check fails (a lost or unfinished run, an error result where none is expected).
  */
 public final class CodeModeBench {
 
     static final String PROTOCOL = "2025-11-25";
+    /** The stateless revision: no initialize, revision and client capabilities in every request's {@code _meta}. */
+    static final String STATELESS = "2026-07-28";
+    static final String META = "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"" + STATELESS + "\","
+            + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"amcp-bench\",\"version\":\"1\"},"
+            + "\"io.modelcontextprotocol/clientCapabilities\":{}}";
 
     final String base;
     final String key;
     final Map<String, String> opts;
+    final Set<String> only;
+    /** An OAuth access token for the demo admin on /mcp/demo, when {@code --oauth-token-url} names a provider. */
+    final String token;
     final List<String> failures = new ArrayList<>();
 
-    CodeModeBench(String base, String key, Map<String, String> opts) {
+    CodeModeBench(String base, String key, Map<String, String> opts) throws Exception {
         this.base = base;
         this.key = key;
         this.opts = opts;
+        this.only = Set.of(opts.getOrDefault("only", "users,mcp,revisions,load").split(","));
+        this.token = opts.containsKey("oauth-token-url") ? fetchToken(opts.get("oauth-token-url")) : null;
     }
 
     public static void main(String[] args) throws Exception {
@@ -60,18 +74,18 @@ public final class CodeModeBench {
         String base = opts.getOrDefault("base", "http://127.0.0.1:9780");
         String key = opts.get("key");
         if (key == null) {
-            System.err.println("usage: CodeModeBench --base URL --key API_KEY [--only users,latency,bridge,load,mcp] [--client socket|jdk]");
+            System.err.println("usage: CodeModeBench --base URL --key API_KEY [--only users,latency,bridge,mcp,revisions,load] [--client socket|jdk] [--oauth-token-url URL]");
             System.exit(2);
         }
         Mcp.useJdk = "jdk".equals(opts.getOrDefault("client", "socket"));
         CodeModeBench bench = new CodeModeBench(base, key, opts);
-        Set<String> only = Set.of(opts.getOrDefault("only", "users,mcp,load").split(","));
+        Set<String> only = bench.only;
         System.out.printf(Locale.ROOT, "# AMCP Gateway benchmark, %s, gateway %s, %d cores, load average %s, client %s%n",
                 Instant.now(), base, Runtime.getRuntime().availableProcessors(), loadAverage(), Mcp.useJdk ? "JDK HttpClient" : "socket");
         if (only.contains("users")) {
             bench.users();
         }
-        if (only.contains("latency") || only.contains("mcp")) {
+        if (only.contains("latency") || only.contains("mcp") || only.contains("revisions")) {
             bench.warmUp();
         }
         if (only.contains("latency")) {
@@ -82,6 +96,9 @@ public final class CodeModeBench {
         }
         if (only.contains("mcp")) {
             bench.mcp();
+        }
+        if (only.contains("revisions")) {
+            bench.revisions();
         }
         if (only.contains("load")) {
             bench.load();
@@ -423,6 +440,9 @@ public final class CodeModeBench {
 
     static final String CUSTOMER_CALL = toolCall("customer_get", "{\"customerId\":7}");
 
+    static final String CUSTOMER_CALL_STATELESS = McpText.request(1, "tools/call",
+            "{\"name\":\"customer_get\",\"arguments\":{\"customerId\":7}," + META + "}");
+
     String directPath() {
         return URI.create(base).getRawPath().replaceAll("/$", "") + "/demo-api/customers/7";
     }
@@ -446,6 +466,14 @@ public final class CodeModeBench {
             concurrent(clients, 1000, c -> c.post(list), "warm-up list");
             concurrent(clients, 4000, c -> c.get(direct), "warm-up direct");
             requests += 9000;
+            if (token != null) {
+                concurrent(clients, 2000, c -> c.post(call), "warm-up call with a token", token, PROTOCOL);
+                requests += 2000;
+            }
+            if (only.contains("revisions")) {
+                concurrent(clients, 2000, c -> c.post(CUSTOMER_CALL_STATELESS, "tools/call", "customer_get"), "warm-up 2026-07-28", key, STATELESS);
+                requests += 2000;
+            }
         }
         System.out.printf(Locale.ROOT, "%nWarm-up: %d s, %d MCP and direct requests from %d clients (no code runs)%n", seconds, requests, clients);
     }
@@ -458,20 +486,34 @@ public final class CodeModeBench {
         String list = TOOLS_LIST;
         String direct = directPath();
         System.out.printf(Locale.ROOT, "%n## MCP: %d concurrent clients (own keep-alive connection and session each), after the warm-up,"
-                + " %d rounds of the direct call and tools/call in turn, %d requests per row%n", clients, rounds, requests);
+                + " %d rounds of the direct call and tools/call%s in turn, %d requests per row%n", clients, rounds,
+                token == null ? "" : " with the API key and with the OAuth access token", requests);
+        if (token != null) {
+            System.out.println("OAuth access token from " + opts.get("oauth-token-url") + " (client credentials): " + tokenClaims(token));
+        }
         System.out.println("| request | p50 | p90 | p99 | requests/s | errors |");
         System.out.println("|---|---|---|---|---|---|");
-        // Rounds in turn, so a drift of the machine (JIT, GC, a neighbour) touches both sides alike; the median
+        // Rounds in turn, so a drift of the machine (JIT, GC, a neighbour) touches every side alike; the median
         // round is the figure, the others show the spread.
         List<Double> addedP50 = new ArrayList<>();
         List<Double> addedP99 = new ArrayList<>();
+        List<Double> tokenP50 = new ArrayList<>();
+        List<Double> tokenP99 = new ArrayList<>();
+        List<Double> tokenMinusKey = new ArrayList<>();
         for (int round = 1; round <= rounds; round++) {
             Row d = concurrent(clients, requests, c -> c.get(direct), "direct");
             Row g = concurrent(clients, requests, c -> c.post(call), "call");
+            Row t = token == null ? null : concurrent(clients, requests, c -> c.post(call), "call with a token", token, PROTOCOL);
             d.print("round " + round + ": upstream GET /demo-api/customers/7 directly, " + clients + " clients");
-            g.print("round " + round + ": tools/call customer_get through the gateway, " + clients + " clients");
+            g.print("round " + round + ": tools/call customer_get through the gateway" + (t == null ? "" : ", API key") + ", " + clients + " clients");
             addedP50.add(g.stats.p50 - d.stats.p50);
             addedP99.add(g.stats.p99 - d.stats.p99);
+            if (t != null) {
+                t.print("round " + round + ": tools/call customer_get through the gateway, OAuth access token, " + clients + " clients");
+                tokenP50.add(t.stats.p50 - d.stats.p50);
+                tokenP99.add(t.stats.p99 - d.stats.p99);
+                tokenMinusKey.add(t.stats.p50 - g.stats.p50);
+            }
         }
         Row l = concurrent(clients, requests, c -> c.post(list), "list");
         Row d1 = concurrent(1, requests / 8, c -> c.get(direct), "direct");
@@ -484,6 +526,175 @@ public final class CodeModeBench {
         System.out.printf(Locale.ROOT, "gateway added latency of tools/call over the direct upstream call, %d clients: p50 %s (median of rounds %s),"
                 + " p99 %s (median); 1 client: p50 %s%n", clients, ms(median(addedP50)), addedP50.stream().map(CodeModeBench::ms).toList(),
                 ms(median(addedP99)), ms(g1.stats.p50 - d1.stats.p50));
+        if (token != null) {
+            System.out.printf(Locale.ROOT, "%n### API key against OAuth access token (OAuth on), %d clients, the same rounds%n", clients);
+            System.out.println("| bearer | added p50, rounds | added p50 (median) | added p99 (median) | target: ≤ 2 ms p50 |");
+            System.out.println("|---|---|---|---|---|");
+            System.out.printf(Locale.ROOT, "| API key | %s | %s | %s | %s |%n", String.join(", ", addedP50.stream().map(CodeModeBench::ms).toList()),
+                    ms(median(addedP50)), ms(median(addedP99)), met(median(addedP50) <= 2e6));
+            System.out.printf(Locale.ROOT, "| OAuth access token | %s | %s | %s | %s |%n", String.join(", ", tokenP50.stream().map(CodeModeBench::ms).toList()),
+                    ms(median(tokenP50)), ms(median(tokenP99)), met(median(tokenP50) <= 2e6));
+            System.out.printf(Locale.ROOT, "token minus key, tools/call p50 of the same round: %s (median of rounds %s)%n", ms(median(tokenMinusKey)),
+                    tokenMinusKey.stream().map(CodeModeBench::ms).toList());
+        }
+    }
+
+    /**
+     * Both protocol revisions side by side on the same endpoint: 2025-11-25 (a session opened by {@code initialize},
+     * then the bare request) and 2026-07-28 (stateless: no {@code initialize}, revision and client capabilities in every
+     * request's {@code _meta}, {@code Mcp-Method} and {@code Mcp-Name} headers). The official Java SDK client (2.1.0)
+     * speaks up to 2025-11-25 only, so both revisions go through the same socket client, and the SDK client adds a
+     * 2025-11-25 row of its own. Two measurements: the added latency of {@code tools/call customer_get} over the direct
+     * upstream call, {@code revisions-rounds} rounds of direct, 2025-11-25, 2026-07-28 and SDK in turn, 8 clients; and
+     * {@code code_execute return 1} from one client per kind, paced, the kinds taking turns call by call. The code runs
+     * are sized to what the workspace's monthly allowance leaves (the load section's runs kept aside).
+     */
+    void revisions() throws Exception {
+        int clients = opt("mcp-clients", 8);
+        int requests = opt("revisions-requests", 10000);
+        int rounds = opt("revisions-rounds", 3);
+        int gapMs = opt("latency-gap-ms", 100);
+        String direct = directPath();
+        System.out.printf(Locale.ROOT, "%n## MCP revisions side by side: 2025-11-25 (initialize once, session) and 2026-07-28 (stateless, _meta on every"
+                + " request), %d concurrent clients, %d rounds of direct, socket 2025-11-25, socket 2026-07-28 and SDK 2025-11-25 in turn,"
+                + " %d requests per row%n", clients, rounds, requests);
+        System.out.println("| request | p50 | p90 | p99 | requests/s | errors |");
+        System.out.println("|---|---|---|---|---|---|");
+        String[] kinds = {"socket 2025-11-25", "socket 2026-07-28", "MCP Java SDK 2.1.0, 2025-11-25"};
+        List<List<Double>> added = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        List<List<Double>> p50 = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        List<List<Double>> p99 = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        List<Double> statelessMinusSession = new ArrayList<>();
+        for (int round = 1; round <= rounds; round++) {
+            Row d = concurrent(clients, requests, c -> c.get(direct), "direct");
+            Row[] rows = {
+                concurrent(clients, requests, c -> c.post(CUSTOMER_CALL), "call 2025-11-25"),
+                concurrent(clients, requests, c -> c.post(CUSTOMER_CALL_STATELESS, "tools/call", "customer_get"), "call 2026-07-28", key, STATELESS),
+                sdkConcurrent(clients, requests)};
+            d.print("round " + round + ": upstream GET /demo-api/customers/7 directly, " + clients + " clients");
+            for (int k = 0; k < kinds.length; k++) {
+                rows[k].print("round " + round + ": tools/call customer_get, " + kinds[k] + ", " + clients + " clients");
+                added.get(k).add(rows[k].stats.p50 - d.stats.p50);
+                p50.get(k).add(rows[k].stats.p50);
+                p99.get(k).add(rows[k].stats.p99);
+            }
+            statelessMinusSession.add(rows[1].stats.p50 - rows[0].stats.p50);
+        }
+        System.out.printf(Locale.ROOT, "%n### tools/call customer_get by revision, %d clients (medians of the %d rounds)%n", clients, rounds);
+        System.out.println("| client, revision | p50 | p99 | added p50 over the direct call | added p50, rounds |");
+        System.out.println("|---|---|---|---|---|");
+        for (int k = 0; k < kinds.length; k++) {
+            System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s |%n", kinds[k], ms(median(p50.get(k))), ms(median(p99.get(k))),
+                    ms(median(added.get(k))), String.join(", ", added.get(k).stream().map(CodeModeBench::ms).toList()));
+        }
+        System.out.printf(Locale.ROOT, "2026-07-28 minus 2025-11-25 (socket), tools/call p50 of the same round: %s (rounds %s)%n",
+                ms(median(statelessMinusSession)), statelessMinusSession.stream().map(CodeModeBench::ms).toList());
+
+        // code_execute return 1: one client per kind, taking turns call by call, paced so the runner's pool has refilled.
+        int runs = codeRunsLeft(kinds.length);
+        if (runs < 5) {
+            System.out.println("code_execute by revision: skipped, the workspace's monthly code runs are used up");
+            return;
+        }
+        String run = toolCall("code_execute", "{\"code\":\"return 1\"}");
+        String runStateless = McpText.request(1, "tools/call", "{\"name\":\"code_execute\",\"arguments\":{\"code\":\"return 1\"}," + META + "}");
+        Mcp session = new Mcp(base + "/mcp/demo", key);
+        session.initialize();
+        Mcp stateless = new Mcp(base + "/mcp/demo", key, STATELESS);
+        long[][] nanos = new long[kinds.length][runs];
+        try (SdkUserClient sdk = new SdkUserClient(base, key)) {
+            List<java.util.concurrent.Callable<Long>> calls = List.of(
+                () -> expectOk(session.post(run), "code_execute 2025-11-25").nanos,
+                () -> expectOk(stateless.post(runStateless, "tools/call", "code_execute"), "code_execute 2026-07-28").nanos,
+                () -> sdk.call("code_execute", Map.of("code", "return 1")));
+            for (int i = -1; i < runs; i++) { // one warm-up call each
+                for (int j = 0; j < kinds.length; j++) {
+                    int k = (i + 1 + j) % kinds.length; // the kind that goes first rotates, so no kind always follows the same one
+                    long t = calls.get(k).call();
+                    if (i >= 0) {
+                        nanos[k][i] = t;
+                    }
+                    Thread.sleep(gapMs);
+                }
+            }
+        }
+        System.out.printf(Locale.ROOT, "%n### code_execute `return 1` by revision: one client each, keep-alive, %d calls each, the clients taking turns"
+                + " (which goes first rotates), one call every %d ms%n", runs, gapMs);
+        System.out.println("| client, revision | n | p50 | p90 | p99 | mean |");
+        System.out.println("|---|---|---|---|---|---|");
+        Stats[] stats = new Stats[kinds.length];
+        for (int k = 0; k < kinds.length; k++) {
+            stats[k] = Stats.of(nanos[k]);
+            System.out.printf(Locale.ROOT, "| %s | %d | %s | %s | %s | %s |%n", kinds[k], runs, ms(stats[k].p50), ms(stats[k].p90), ms(stats[k].p99),
+                    ms(stats[k].mean));
+        }
+        System.out.printf(Locale.ROOT, "2026-07-28 minus 2025-11-25 (socket), code_execute p50: %s%n", ms(stats[1].p50 - stats[0].p50));
+    }
+
+    /**
+     * Code runs per kind the revisions section may make: what the workspace's monthly allowance leaves, less the load
+     * section's runs when it follows, and at most {@code revisions-runs} (default 100).
+     */
+    int codeRunsLeft(int kinds) throws Exception {
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base + "/api/license/usage"))
+                .header("Authorization", "Bearer " + key).build(), HttpResponse.BodyHandlers.ofString());
+        Matcher used = Pattern.compile("\"runsThisMonth\":(\\d+)").matcher(r.body());
+        Matcher limit = Pattern.compile("\"monthlyCodeRuns\":(\\d+)").matcher(r.body());
+        if (r.statusCode() != 200 || !used.find() || !limit.find()) {
+            throw new IllegalStateException("GET /api/license/usage: " + r.statusCode() + " " + r.body());
+        }
+        long left = Long.parseLong(limit.group(1)) - Long.parseLong(used.group(1)) - (only.contains("load") ? opt("load", 200) : 0) - 5;
+        return (int) Math.min(opt("revisions-runs", 100), left / kinds - 1);
+    }
+
+    /** {@link #concurrent} for the official SDK client: one McpSyncClient per thread, each initialized once and reused. */
+    Row sdkConcurrent(int clients, int requests) throws Exception {
+        List<SdkUserClient> sdks = new ArrayList<>();
+        try {
+            for (int c = 0; c < clients; c++) {
+                sdks.add(new SdkUserClient(base, key));
+            }
+            Map<String, Object> args = Map.of("customerId", 7);
+            return measure(sdks, requests, sdk -> {
+                long t0 = System.nanoTime();
+                try {
+                    return new Reply(200, "", 0, sdk.call("customer_get", args), null);
+                } catch (RuntimeException e) {
+                    return new Reply(500, String.valueOf(e), 0, System.nanoTime() - t0, null);
+                }
+            });
+        } finally {
+            sdks.forEach(SdkUserClient::close);
+        }
+    }
+
+    /**
+     * An access token from the OpenID provider's token endpoint (client credentials), as an MCP client gets one; the
+     * provider {@code bench/code-mode.sh} starts maps the request to the demo admin and the {@code /mcp/demo} resource.
+     */
+    static String fetchToken(String tokenUrl) throws Exception {
+        String form = "grant_type=client_credentials&client_id=amcp-bench&client_secret=amcp-bench&scope=mcp";
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(tokenUrl))
+                .header("Content-Type", "application/x-www-form-urlencoded").POST(HttpRequest.BodyPublishers.ofString(form)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        Matcher m = Pattern.compile("\"access_token\"\\s*:\\s*\"([^\"]+)\"").matcher(r.body());
+        if (r.statusCode() != 200 || !m.find()) {
+            throw new IllegalStateException("token endpoint " + tokenUrl + ": " + r.statusCode() + " " + r.body());
+        }
+        return m.group(1);
+    }
+
+    /** The claims the gateway checks, from the token's payload, for the report. */
+    static String tokenClaims(String jwt) {
+        String payload = new String(java.util.Base64.getUrlDecoder().decode(jwt.split("\\.")[1]), StandardCharsets.UTF_8);
+        List<String> claims = new ArrayList<>();
+        for (String name : List.of("iss", "aud", "preferred_username", "scope")) {
+            Matcher m = Pattern.compile("\"" + name + "\"\\s*:\\s*(\"[^\"]*\"|\\[[^\\]]*\\])").matcher(payload);
+            if (m.find()) {
+                claims.add(name + "=" + m.group(1));
+            }
+        }
+        return String.join(", ", claims);
     }
 
     static double median(List<Double> values) {
@@ -572,8 +783,11 @@ public final class CodeModeBench {
 
     // ---------------------------------------------------------------------------------------------- concurrency
 
-    interface Op {
-        Reply apply(Mcp client) throws Exception;
+    interface Op extends ClientOp<Mcp> {
+    }
+
+    interface ClientOp<C> {
+        Reply apply(C client) throws Exception;
     }
 
     record Row(Stats stats, double rps, int errors) {
@@ -583,17 +797,27 @@ public final class CodeModeBench {
     }
 
     Row concurrent(int clients, int requests, Op op, String what) throws Exception {
+        return concurrent(clients, requests, op, what, key, PROTOCOL);
+    }
+
+    /** {@code clients} socket clients with this bearer and revision, each its own connection (and session, in 2025-11-25). */
+    Row concurrent(int clients, int requests, Op op, String what, String bearer, String protocol) throws Exception {
         List<Mcp> mcps = new ArrayList<>();
         for (int c = 0; c < clients; c++) {
-            Mcp m = new Mcp(base + "/mcp/demo", key);
+            Mcp m = new Mcp(base + "/mcp/demo", bearer, protocol);
             m.initialize();
             mcps.add(m);
         }
-        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        return measure(mcps, requests, op);
+    }
+
+    /** Each client on a thread of its own: a tenth of the requests as warm-up, then the measured ones. */
+    static <C> Row measure(List<C> clients, int requests, ClientOp<C> op) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(clients.size());
         try {
-            run(pool, mcps, Math.max(clients, requests / 10), op); // warm-up
+            run(pool, clients, Math.max(clients.size(), requests / 10), op); // warm-up
             long t0 = System.nanoTime();
-            Object[] res = run(pool, mcps, requests, op);
+            Object[] res = run(pool, clients, requests, op);
             double seconds = (System.nanoTime() - t0) / 1e9;
             long[] nanos = (long[]) res[0];
             return new Row(Stats.of(nanos), nanos.length / seconds, (Integer) res[1]);
@@ -602,14 +826,14 @@ public final class CodeModeBench {
         }
     }
 
-    static Object[] run(ExecutorService pool, List<Mcp> clients, int requests, Op op) throws Exception {
+    static <C> Object[] run(ExecutorService pool, List<C> clients, int requests, ClientOp<C> op) throws Exception {
         int per = requests / clients.size();
         long[] nanos = new long[per * clients.size()];
         AtomicInteger errors = new AtomicInteger();
         List<Future<?>> futures = new ArrayList<>();
         for (int c = 0; c < clients.size(); c++) {
             int offset = c * per;
-            Mcp client = clients.get(c);
+            C client = clients.get(c);
             futures.add(pool.submit(() -> {
                 for (int i = 0; i < per; i++) {
                     Reply r = op.apply(client);
@@ -643,16 +867,27 @@ public final class CodeModeBench {
         final SocketHttp socket;
         final String endpoint;
         final String key;
+        final String protocol;
         String session;
 
         Mcp(String endpoint, String key) {
+            this(endpoint, key, PROTOCOL);
+        }
+
+        /** {@code key} is the bearer: an API key or an OAuth access token; {@code protocol} the revision every request names. */
+        Mcp(String endpoint, String key, String protocol) {
             this.endpoint = endpoint;
             this.key = key;
+            this.protocol = protocol;
             this.socket = useJdk ? null : new SocketHttp(URI.create(endpoint));
         }
 
+        /** Opens a session (2025-11-25); a 2026-07-28 client has none to open, each request carries what it needs. */
         void initialize() throws Exception {
-            Reply r = post(McpText.request(0, "initialize", "{\"protocolVersion\":\"" + PROTOCOL
+            if (STATELESS.equals(protocol)) {
+                return;
+            }
+            Reply r = post(McpText.request(0, "initialize", "{\"protocolVersion\":\"" + protocol
                     + "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"amcp-bench\",\"version\":\"1\"}}"));
             if (r.status() != 200) {
                 throw new IllegalStateException("initialize: " + r.status() + " " + r.body());
@@ -662,20 +897,37 @@ public final class CodeModeBench {
         }
 
         Reply post(String body) throws Exception {
+            return post(body, null, null);
+        }
+
+        /** A POST; {@code method} and {@code name}, when given, go into 2026-07-28's {@code Mcp-Method} and {@code Mcp-Name} headers. */
+        Reply post(String body, String method, String name) throws Exception {
             if (socket != null) {
                 Map<String, String> headers = new LinkedHashMap<>();
                 headers.put("Content-Type", "application/json");
                 headers.put("Accept", "application/json, text/event-stream");
-                headers.put("MCP-Protocol-Version", PROTOCOL);
+                headers.put("MCP-Protocol-Version", protocol);
                 headers.put("Authorization", "Bearer " + key);
                 if (session != null) {
                     headers.put("Mcp-Session-Id", session);
                 }
+                if (method != null) {
+                    headers.put("Mcp-Method", method);
+                }
+                if (name != null) {
+                    headers.put("Mcp-Name", name);
+                }
                 return socket.exchange("POST", URI.create(endpoint).getRawPath(), headers, body);
             }
-            HttpRequest req = mcpRequest(endpoint, key, session, body).build();
+            HttpRequest.Builder builder = mcpRequest(endpoint, key, session, body).setHeader("MCP-Protocol-Version", protocol);
+            if (method != null) {
+                builder.header("Mcp-Method", method);
+            }
+            if (name != null) {
+                builder.header("Mcp-Name", name);
+            }
             long t0 = System.nanoTime();
-            HttpResponse<byte[]> r = http.send(req, HttpResponse.BodyHandlers.ofByteArray());
+            HttpResponse<byte[]> r = http.send(builder.build(), HttpResponse.BodyHandlers.ofByteArray());
             long t = System.nanoTime() - t0;
             String text = new String(r.body(), StandardCharsets.UTF_8);
             if (r.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream")) {
@@ -800,10 +1052,11 @@ public final class CodeModeBench {
         return McpText.request(1, "tools/call", "{\"name\":\"" + tool + "\",\"arguments\":" + argsJson + "}");
     }
 
-    void expectOk(Reply r, String what) {
+    Reply expectOk(Reply r, String what) {
         if (r.status != 200 || r.body.contains("\"isError\":true") || !r.body.contains("\"result\"")) {
             throw new IllegalStateException(what + " failed: HTTP " + r.status + " " + r.body);
         }
+        return r;
     }
 
     // ---------------------------------------------------------------------------------------------- text helpers
