@@ -11,7 +11,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A real upstream MCP server for the tests: {@code @modelcontextprotocol/server-everything} from npm (Node from the
- * PATH, {@code npx -y}) in its Streamable HTTP mode on {@code it.mcp.upstream.port} (default: the IT HTTP port + 5),
+ * PATH, {@code npx -y}) in its Streamable HTTP mode on {@code it.mcp.upstream.port} (default: the IT HTTP port + 6; + 5 is the OTLP receiver),
  * serving {@code /mcp}. A test class registers it ({@code @RegisterExtension static final EverythingUpstream
  * EVERYTHING = new EverythingUpstream();}): started before the class's tests, stopped with its child processes after.
  */
@@ -32,7 +32,7 @@ public final class EverythingUpstream implements BeforeAllCallback, AfterAllCall
     }
 
     public static int port() {
-        return Integer.getInteger("it.mcp.upstream.port", Integer.getInteger("it.http.port", 9180) + 5);
+        return Integer.getInteger("it.mcp.upstream.port", Integer.getInteger("it.http.port", 9180) + 6);
     }
 
     /** Starts the server and waits until it says it listens (npx may first download it). */

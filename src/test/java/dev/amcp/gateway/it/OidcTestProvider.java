@@ -70,6 +70,30 @@ public final class OidcTestProvider implements AutoCloseable {
         return McpHttp.parse(r.body()).asJsonObject().getString("access_token");
     }
 
+    /** The provider's signing keys, for an upstream that checks its tokens. */
+    public String jwksUrl() {
+        return server.jwksUrl(ISSUER_ID).toString();
+    }
+
+    /** The requests that reached the token endpoint since the last call (requests to other endpoints are dropped). */
+    public List<okhttp3.mockwebserver.RecordedRequest> tokenRequests() {
+        List<okhttp3.mockwebserver.RecordedRequest> taken = new java.util.ArrayList<>();
+        while (true) {
+            okhttp3.mockwebserver.RecordedRequest r;
+            try {
+                r = server.takeRequest(10, java.util.concurrent.TimeUnit.MILLISECONDS); // the queue so far; it throws when empty
+            } catch (RuntimeException empty) {
+                return taken;
+            }
+            if (r == null) {
+                return taken;
+            }
+            if (r.getPath() != null && r.getPath().endsWith("/token")) {
+                taken.add(r);
+            }
+        }
+    }
+
     @Override
     public void close() {
         server.shutdown();

@@ -1,0 +1,126 @@
+package dev.amcp.gateway.it;
+
+import com.nimbusds.jose.crypto.RSASSAVerifier;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jwt.SignedJWT;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * An upstream MCP server that checks OAuth: a reverse proxy in front of server-everything ({@link EverythingUpstream})
+ * on {@code it.mcp.guard.port} (default: the IT HTTP port + 7) that forwards only requests whose bearer token the test
+ * OpenID provider signed (checked against its JWKS), streams answers through (SSE included), and answers 401 to the
+ * rest. It counts both and keeps every token it accepted.
+ */
+public final class GuardedUpstream implements AutoCloseable {
+
+    private static final List<String> FORWARDED = List.of("Content-Type", "Accept", "Mcp-Session-Id", "MCP-Protocol-Version", "Last-Event-ID");
+
+    private final HttpServer server;
+    private final ExecutorService threads = Executors.newCachedThreadPool();
+    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final RSAKey key;
+    private final Set<String> tokens = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger accepted = new AtomicInteger();
+    private final AtomicInteger refused = new AtomicInteger();
+
+    private GuardedUpstream(String jwks) throws Exception {
+        key = JWKSet.load(new URL(jwks)).getKeys().get(0).toRSAKey();
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", port()), 0);
+        server.setExecutor(threads);
+        server.createContext("/", this::handle);
+        server.start();
+    }
+
+    public static GuardedUpstream start(String jwks) throws Exception {
+        return new GuardedUpstream(jwks);
+    }
+
+    public static int port() {
+        return Integer.getInteger("it.mcp.guard.port", Integer.getInteger("it.http.port", 9180) + 7);
+    }
+
+    public int accepted() {
+        return accepted.get();
+    }
+
+    public int refused() {
+        return refused.get();
+    }
+
+    /** The distinct bearer tokens accepted so far. */
+    public Set<String> tokens() {
+        return Set.copyOf(tokens);
+    }
+
+    private boolean signedByTheProvider(String authorization) {
+        if (authorization == null || !authorization.startsWith("Bearer ")) {
+            return false;
+        }
+        try {
+            return SignedJWT.parse(authorization.substring(7)).verify(new RSASSAVerifier(key));
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+            if (!signedByTheProvider(authorization)) {
+                refused.incrementAndGet();
+                exchange.sendResponseHeaders(401, -1);
+                return;
+            }
+            accepted.incrementAndGet();
+            tokens.add(authorization.substring(7));
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + EverythingUpstream.port()
+                    + exchange.getRequestURI()));
+            for (String header : FORWARDED) {
+                String value = exchange.getRequestHeaders().getFirst(header);
+                if (value != null) {
+                    request.header(header, value);
+                }
+            }
+            byte[] body = exchange.getRequestBody().readAllBytes();
+            request.method(exchange.getRequestMethod(), body.length == 0 ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+            HttpResponse<InputStream> response = client.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+            for (String header : List.of("Content-Type", "Mcp-Session-Id")) {
+                response.headers().firstValue(header).ifPresent(v -> exchange.getResponseHeaders().set(header, v));
+            }
+            try (InputStream in = response.body()) {
+                exchange.sendResponseHeaders(response.statusCode(), response.statusCode() == 202 ? -1 : 0);
+                OutputStream out = exchange.getResponseBody();
+                byte[] buffer = new byte[8192];
+                for (int n; (n = in.read(buffer)) > 0; ) {
+                    out.write(buffer, 0, n);
+                    out.flush(); // SSE events go on as they come
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        threads.shutdownNow();
+    }
+}
