@@ -10,12 +10,14 @@ import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.function.Supplier;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
 
 /**
  * Writes the {@code code_runs} audit row of a run in transactions of its own: opened before the run starts and
- * closed when it ends, so a run whose runner dies still leaves its row, and a caller's rollback cannot erase it.
+ * closed when it ends, so a run whose runner dies still leaves its row, and a caller's rollback cannot erase it. The
+ * run's admission (the monthly quota's count) commits with the opening row: one transaction, not two.
  */
 @ApplicationScoped
 public class CodeRunRecorder {
@@ -38,16 +40,23 @@ public class CodeRunRecorder {
     public record RunEnd(String status, String error, JsonObject trace, int bridgeCalls, long inputBytes,
                          long outputBytes, long consoleBytes, String console, String code, JsonObject recording) {}
 
-    /** Writes the row of a starting run (status {@code RUNNING}); returns its primary key for {@link #finish}. */
+    /** A starting run's row ({@link #finish} closes it by this key) and what its admission decided. */
+    public record Opened<T>(long rowId, T admission) {}
+
+    /**
+     * Writes the row of a starting run (status {@code RUNNING}), then runs {@code admission} in the same transaction,
+     * so what it writes (the quota's count) commits with the row or not at all: a run is never counted without its row.
+     * The admission reports a refusal in its result; an exception from it rolls both back.
+     */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
-    public long begin(RunIdentity id) {
+    public <T> Opened<T> begin(RunIdentity id, Supplier<T> admission) {
         CodeRun run = new CodeRun(id.runId(), id.workspaceId(), id.inline(), id.runAsMode(), id.runAsRole(),
                 id.codeSha256(), Instant.now());
         run.attribute(id.serverId(), id.toolId(), id.toolName(), id.invokerUserId(), id.invokerKeyId());
         run.kind(id.kind(), id.replayOf());
         em.persist(run);
         em.flush(); // assigns the identity key now, so finish() finds the row by key instead of querying by run id
-        return run.getId();
+        return new Opened<>(run.getId(), admission.get());
     }
 
     /**

@@ -24,11 +24,12 @@ public class CodeRunUsage {
     }
 
     /**
-     * Counts one run if the month's count is still below {@code limit}.
+     * Counts one run if the month's count is still below {@code limit}, in the caller's transaction when there is one
+     * (a run's opening row, {@link CodeRunRecorder#begin}), so the count commits with it.
      *
      * @return whether the run was counted (and may go ahead)
      */
-    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    @Transactional
     public boolean tryCount(long workspaceId, YearMonth month, long limit) {
         if (increment(workspaceId, month, limit) == 1) {
             return true;

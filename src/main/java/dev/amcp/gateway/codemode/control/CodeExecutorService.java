@@ -191,15 +191,20 @@ public class CodeExecutorService implements CancellationListener {
 
     private RunOutcome runLogged(String runId, CodeRunRequest request, String refusal, BridgeAnswers source, String replayOf) {
         var invoker = request.invoker();
-        long row = recorder.begin(new CodeRunRecorder.RunIdentity(runId, invoker.workspaceId(), request.serverId(), request.toolId(),
+        String refused = refusal != null ? refusal : connector.unavailableReason().orElse(null);
+        YearMonth month = CodeRunUsage.currentMonth();
+        long admittedNanos = System.nanoTime(); // the run's wall time counts from here, its admission included
+        // The row and the quota's count commit together; a refused run is not counted (G9).
+        var opened = recorder.begin(new CodeRunRecorder.RunIdentity(runId, invoker.workspaceId(), request.serverId(), request.toolId(),
                 request.toolName(), request.inline(), invoker.userId(), invoker.apiKeyId(), request.runAsMode(),
-                request.bridgeCaller().role().name(), Hashes.sha256(request.code()), source.kind(), replayOf));
+                request.bridgeCaller().role().name(), Hashes.sha256(request.code()), source.kind(), replayOf),
+                () -> refused != null ? RunOutcome.refused(runId, refused) : admit(runId, request, month));
+        long row = opened.rowId();
         RunRecording recording = BridgeAnswers.LIVE.equals(source.kind()) ? new RunRecording(source, runSettings.values().recordMaxBytes()) : null;
         BridgeAnswers answers = recording == null ? source : recording;
         RunOutcome outcome = null;
         try {
-            outcome = java.util.Optional.ofNullable(refusal).or(connector::unavailableReason).map(reason -> RunOutcome.refused(runId, reason))
-                    .orElseGet(() -> admitAndRun(runId, request, answers));
+            outcome = opened.admission() != null ? opened.admission() : runCounted(runId, request, answers, month, admittedNanos);
         } catch (RuntimeException e) {
             LOG.log(Level.SEVERE, "Code run " + runId + " failed inside the gateway", e);
         } finally {
@@ -219,14 +224,21 @@ public class CodeExecutorService implements CancellationListener {
         return outcome;
     }
 
-    private RunOutcome admitAndRun(String runId, CodeRunRequest request, BridgeAnswers answers) {
-        long admittedNanos = System.nanoTime(); // the run's wall time counts from here
-        YearMonth month = CodeRunUsage.currentMonth();
+    /**
+     * The license's door, inside the transaction that opens the run's row: null when the run is admitted (and counted
+     * against the monthly quota), else the {@code LIMIT} outcome that ends it.
+     */
+    private RunOutcome admit(String runId, CodeRunRequest request, YearMonth month) {
         try {
             admission.admit(request.invoker(), month, request);
+            return null;
         } catch (GateRefusedException e) {
             return new RunOutcome(runId, RunStatus.LIMIT, null, e.getMessage(), "", List.of(), 0, 0);
         }
+    }
+
+    /** Runs an admitted run; one the runner refused is taken back from the quota. */
+    private RunOutcome runCounted(String runId, CodeRunRequest request, BridgeAnswers answers, YearMonth month, long admittedNanos) {
         RunOutcome outcome = runAdmitted(runId, request, answers, admittedNanos);
         if (outcome.status() == RunStatus.REFUSED) {
             usage.uncount(request.invoker().workspaceId(), month); // the runner never ran it

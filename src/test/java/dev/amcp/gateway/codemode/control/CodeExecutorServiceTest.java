@@ -15,12 +15,20 @@ import org.junit.jupiter.api.Test;
 /** Every run's audit row is closed with a final status, whatever fails on the way (G10). */
 class CodeExecutorServiceTest {
 
-    /** A recorder that opens row 7 and keeps how each run was closed. */
+    /** Set while the stand-in recorder opens a row, i.e. inside the row's transaction. */
+    static final ThreadLocal<Boolean> OPENING = ThreadLocal.withInitial(() -> false);
+
+    /** A recorder that opens row 7 (running the admission as it opens it) and keeps how each run was closed. */
     static CodeRunRecorder recording(List<CodeRunRecorder.RunEnd> finished) {
         return new CodeRunRecorder() {
             @Override
-            public long begin(RunIdentity id) {
-                return 7;
+            public <T> Opened<T> begin(RunIdentity id, java.util.function.Supplier<T> admission) {
+                OPENING.set(true);
+                try {
+                    return new Opened<>(7, admission.get());
+                } finally {
+                    OPENING.set(false);
+                }
             }
 
             @Override
@@ -39,7 +47,7 @@ class CodeExecutorServiceTest {
         service.admission = new CodeRunAdmission() {
             @Override
             public void admit(dev.amcp.gateway.governance.entity.Caller invoker, java.time.YearMonth month, CodeRunRequest request) {
-                ledger.add("counted");
+                ledger.add(OPENING.get() ? "counted with the row" : "counted apart from the row");
             }
         };
         service.usage = new dev.amcp.gateway.audit.control.CodeRunUsage() {
@@ -130,23 +138,55 @@ class CodeExecutorServiceTest {
     @Test
     void theAuditRowIsClosedEvenWhenTheRunFailsWithAnError() {
         List<CodeRunRecorder.RunEnd> finished = new CopyOnWriteArrayList<>();
-        CodeExecutorService service = new CodeExecutorService();
-        service.recorder = recording(finished);
-        service.dispatcher = new RunSessionTest.Answering();
-        service.runSettings = new CodeRunSettings();
-        service.runSettings.settings = CodeRunSettingsTest.of(java.util.Map.of());
-        service.connector = new RunnerConnector() {
-            @Override
-            public Optional<String> unavailableReason() {
-                throw new StackOverflowError("deep trouble");
-            }
-        };
-        CodeRunRequest request = new CodeRunRequest(RunSessionTest.CALLER, RunSessionTest.CALLER, "return 1", JsonValue.NULL, true,
-                1L, null, "code_execute", "invoker");
-        assertThrows(StackOverflowError.class, () -> service.run(request));
-        assertEquals(1, finished.size(), "the row is closed");
-        assertEquals("ERROR", finished.get(0).status());
-        assertTrue(finished.get(0).error().startsWith("The gateway failed to run the code (reference "), finished.get(0).error());
+        CodeExecutorService service = service(finished, new CopyOnWriteArrayList<>(), java.util.Map.of(), endpoint -> {
+            throw new StackOverflowError("deep trouble");
+        });
+        service.init();
+        try {
+            CodeRunRequest request = new CodeRunRequest(RunSessionTest.CALLER, RunSessionTest.CALLER, "return 1", JsonValue.NULL, true,
+                    1L, null, "code_execute", "invoker");
+            assertThrows(StackOverflowError.class, () -> service.run(request));
+            assertEquals(1, finished.size(), "the row is closed");
+            assertEquals("ERROR", finished.get(0).status());
+            assertTrue(finished.get(0).error().startsWith("The gateway failed to run the code (reference "), finished.get(0).error());
+            assertEquals(16, service.freeRunSlots(), "its slot is free again");
+        } finally {
+            service.stopBridgeThreads();
+        }
+    }
+
+    /**
+     * The quota counts a run in the transaction that opens its row (one commit, not two), and a run refused before it
+     * could start (no runner configured) is not counted at all (G9).
+     */
+    @Test
+    void theQuotaCountsARunWithItsRowAndNeverARefusedOne() {
+        List<CodeRunRecorder.RunEnd> finished = new CopyOnWriteArrayList<>();
+        List<String> ledger = new CopyOnWriteArrayList<>();
+        CodeExecutorService service = service(finished, ledger, java.util.Map.of(), endpoint -> {
+            RunSession session = (RunSession) endpoint;
+            session.onOpen(new RunSessionTest().socket(), null);
+            session.onFrame(RunSessionTest.DONE_OK);
+            return java.util.concurrent.CompletableFuture.completedFuture(null);
+        });
+        service.init();
+        try {
+            CodeRunRequest request = new CodeRunRequest(RunSessionTest.CALLER, RunSessionTest.CALLER, "return 1", JsonValue.NULL, true,
+                    1L, null, "code_execute", "invoker");
+            assertEquals(dev.amcp.gateway.codemode.entity.RunStatus.SUCCESS, service.run(request).status());
+            assertEquals(List.of("counted with the row"), ledger);
+            service.connector = new RunnerConnector() {
+                @Override
+                public Optional<String> unavailableReason() {
+                    return Optional.of("no runner");
+                }
+            };
+            assertEquals(dev.amcp.gateway.codemode.entity.RunStatus.REFUSED, service.run(request).status());
+            assertEquals(List.of("counted with the row"), ledger, "the refused run was not counted");
+            assertEquals(List.of("SUCCESS", "REFUSED"), finished.stream().map(CodeRunRecorder.RunEnd::status).toList(), "both rows closed");
+        } finally {
+            service.stopBridgeThreads();
+        }
     }
 
     /** A runner whose queue is full answers BusyError: the run is REFUSED and given back to the monthly quota. */
@@ -168,7 +208,7 @@ class CodeExecutorServiceTest {
                     1L, null, "code_execute", "invoker");
             assertEquals(dev.amcp.gateway.codemode.entity.RunStatus.REFUSED, service.run(request).status());
             assertEquals("REFUSED", finished.get(0).status());
-            assertEquals(List.of("counted", "given back"), ledger, "a run the runner never ran uses no quota");
+            assertEquals(List.of("counted with the row", "given back"), ledger, "a run the runner never ran uses no quota");
             assertEquals(16, service.freeRunSlots(), "its slot is free again");
         } finally {
             pool.shutdownNow();
