@@ -23,7 +23,7 @@ import java.util.UUID;
 /**
  * Test-only set-up for the approval tests, which run as clients: a demo workspace (Enterprise license, so code may
  * write) with a code tool {@code order_for} (approval always) that reads a customer and creates an order for it, a
- * code tool {@code order_by_role} that follows the role, two members with keys (the one who asks, and another who must
+ * code tool {@code order_by_role} that follows the role, a code tool {@code two_orders} (approval always) that writes twice, two members with keys (the one who asks, and another who must
  * not collect), and the admin's key.
  */
 @Path("/it-approval-setup")
@@ -34,6 +34,14 @@ public class ApprovalItSetup {
             const c = await amcp.run('customer_get', {customerId: input.customerId});
             const o = await amcp.run('order_create', {customerId: c.id, sku: 'SKU-001', quantity: 1, note: input.note});
             return {customer: c.id, order: o.id};
+            """;
+    /** Two writes, with a read between them: each needs its own approval. */
+    static final String TWO_ORDERS_CODE = """
+            const c = await amcp.run('customer_get', {customerId: input.customerId});
+            const first = await amcp.run('order_create', {customerId: c.id, sku: 'SKU-001', quantity: 1, note: input.note + ' #1'});
+            const again = await amcp.run('customer_get', {customerId: c.id});
+            const second = await amcp.run('order_create', {customerId: again.id, sku: 'SKU-001', quantity: 2, note: input.note + ' #2'});
+            return {customer: c.id, orders: [first.id, second.id]};
             """;
     static final String INPUT_SCHEMA = "{\"type\":\"object\",\"properties\":{\"customerId\":{\"type\":\"integer\"},"
             + "\"note\":{\"type\":\"string\"}},\"required\":[\"customerId\",\"note\"]}";
@@ -68,6 +76,9 @@ public class ApprovalItSetup {
         var byRole = codeTools.create(admin, new CodeToolDraft(new ToolDraft("demo", "order_by_role", "Order, as the role says",
                 "Reads a customer and orders one SKU-001 for it", schema, null, null),
                 new CodeToolSpec(ORDER_CODE, List.of("customer_get", "order_create"), CodeToolSpec.INVOKER, true)));
+        var twoOrders = codeTools.create(admin, new CodeToolDraft(new ToolDraft("demo", "two_orders", "Two orders for a customer",
+                "Reads a customer and orders twice for it", schema, null, null),
+                new CodeToolSpec(TWO_ORDERS_CODE, List.of("customer_get", "order_create"), CodeToolSpec.INVOKER, true, false, CodeToolSpec.APPROVAL_ALWAYS)));
         String slug = demo.workspace().getSlug();
         var asker = workspaces.createUser(ws, slug + "-asker", "asker", Role.MEMBER, null);
         var other = workspaces.createUser(ws, slug + "-other", "other", Role.MEMBER, null);
@@ -75,6 +86,7 @@ public class ApprovalItSetup {
                 .add("admin", slug + "-admin").add("password", demo.adminPassword())
                 .add("askerKey", apiKeys.issue(asker.getId(), "asker key", null).plaintext())
                 .add("otherKey", apiKeys.issue(other.getId(), "other key", null).plaintext())
-                .add("alwaysTool", always.value().getId()).add("roleTool", byRole.value().getId()).build().toString();
+                .add("alwaysTool", always.value().getId()).add("roleTool", byRole.value().getId())
+                .add("twoTool", twoOrders.value().getId()).build().toString();
     }
 }

@@ -2,6 +2,7 @@ package dev.amcp.gateway.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.json.JsonObject;
@@ -38,10 +39,14 @@ class McpApprovalIT {
 
     /** A 2026-07-28 {@code tools/call} of {@code order_for}; {@code more} is added to the params (e.g. the retry's fields). */
     static JsonObject call(String key, int customer, String note, boolean elicitation, String more) throws Exception {
-        String params = "{\"name\":\"order_for\",\"arguments\":{\"customerId\":" + customer + ",\"note\":\"" + note + "\"},"
+        return call(key, "order_for", customer, note, elicitation, more);
+    }
+
+    static JsonObject call(String key, String tool, int customer, String note, boolean elicitation, String more) throws Exception {
+        String params = "{\"name\":\"" + tool + "\",\"arguments\":{\"customerId\":" + customer + ",\"note\":\"" + note + "\"},"
                 + meta(elicitation) + (more == null ? "" : "," + more) + "}";
         HttpResponse<String> r = McpHttp.post("/mcp/demo", key, McpHttp.request(1, "tools/call", params),
-                "MCP-Protocol-Version", V, "Mcp-Method", "tools/call", "Mcp-Name", "order_for");
+                "MCP-Protocol-Version", V, "Mcp-Method", "tools/call", "Mcp-Name", tool);
         return McpHttp.parse(r.body()).asJsonObject();
     }
 
@@ -92,6 +97,32 @@ class McpApprovalIT {
         JsonObject row = CodeReplayIT.send("GET", "/api/code-runs/" + approval.getString("resumeRunId"), t.getString("adminKey"), null);
         assertEquals("resume", row.getString("kind"));
         assertEquals(approval.getString("decidedBy"), row.getJsonObject("approval").getString("decidedBy"));
+    }
+
+    @Test
+    void eachWriteOfARunIsAskedInItsOwnRound() throws Exception {
+        JsonObject t = WriteApprovalIT.tenant();
+        int before = WriteApprovalIT.ordersOf(15);
+        JsonObject first = call(t.getString("askerKey"), "two_orders", 15, "rounds", true, null).getJsonObject("result");
+        assertEquals("input_required", first.getString("resultType"), first.toString());
+        String state = first.getString("requestState");
+        JsonObject second = call(t.getString("askerKey"), "two_orders", 15, "rounds", true, answer(state, "accept", true)).getJsonObject("result");
+        assertEquals("input_required", second.getString("resultType"), "the second write is asked again: " + second);
+        assertEquals(before + 1, WriteApprovalIT.ordersOf(15), "the first write was made once, the second waits");
+        String nextState = second.getString("requestState");
+        assertNotEquals(state, nextState);
+        JsonObject message = second.getJsonObject("inputRequests").getJsonObject("approve_write").getJsonObject("params");
+        assertTrue(message.getString("message").contains("rounds #2"), message.toString());
+        // The first answer cannot be replayed to approve the second write: it names the first, already decided.
+        JsonObject stale = call(t.getString("askerKey"), "two_orders", 15, "rounds", true, answer(state, "accept", true)).getJsonObject("result");
+        assertEquals(nextState, stale.getString("requestState"), stale.toString());
+        assertEquals(before + 1, WriteApprovalIT.ordersOf(15));
+
+        JsonObject done = call(t.getString("askerKey"), "two_orders", 15, "rounds", true, answer(nextState, "accept", true)).getJsonObject("result");
+        assertEquals("complete", done.getString("resultType"), done.toString());
+        assertFalse(done.getBoolean("isError"), done.toString());
+        assertEquals(2, done.getJsonObject("structuredContent").getJsonArray("orders").size());
+        assertEquals(before + 2, WriteApprovalIT.ordersOf(15), "the second write was made, the first not again");
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.amcp.gateway.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -22,7 +23,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Human approval of writes for clients before 2026-07-28, against the real gateway, the live runner and PostgreSQL,
  * driven by the official MCP Java SDK client: a paused write answers a pending approval and writes nothing; an admin
  * approves over REST, the run resumes by replay and the caller collects the result with the id; a refusal and a replay
- * that diverges write nothing; nobody else collects or sees it; the run rows say who decided.
+ * that diverges write nothing; nobody else collects or sees it; the run rows say who decided. A run that writes twice
+ * pauses again after its approved first write, and its second write needs an approval of its own; no write is made twice.
  */
 @ExtendWith(ArquillianExtension.class)
 class WriteApprovalIT {
@@ -123,6 +125,102 @@ class WriteApprovalIT {
         assertEquals(approved.getString("decidedBy"), resumed.getJsonObject("approval").getString("decidedBy"));
     }
 
+    /** An admin saves new code for one of the set-up's code tools (approval always), as the editor would. */
+    static void saveCode(JsonObject t, String idKey, String name, String code) throws Exception {
+        HttpResponse<String> saved = CodeReplayIT.sendRaw("PUT", "/api/code-tools/" + t.getInt(idKey), t.getString("adminKey"),
+                Json.createObjectBuilder().add("server", "demo").add("name", name).add("description", "Reads a customer and orders")
+                        .add("inputSchema", McpHttp.parse(ApprovalItSetup.INPUT_SCHEMA)).add("code", code)
+                        .add("uses", Json.createArrayBuilder().add("customer_get").add("order_create")).add("runAs", "invoker")
+                        .add("allowWrites", true).add("approval", "always").build().toString());
+        assertEquals(200, saved.statusCode(), saved.body());
+    }
+
+    @SuppressWarnings("unchecked")
+    static String plannedNote(Map<String, Object> approval) {
+        return (String) ((Map<String, Object>) ((Map<String, Object>) approval.get("plannedWrite")).get("args")).get("note");
+    }
+
+    /** Approves the first write of {@code two_orders}; answers the second write's pending approval, as collected with the first id. */
+    static Map<String, Object> approveFirstOfTwo(JsonObject t, Map<String, Object> args, int customer, int before) throws Exception {
+        Map<String, Object> first = approval(call(t.getString("askerKey"), "two_orders", args, null));
+        assertEquals(args.get("note") + " #1", plannedNote(first));
+        JsonObject approved = CodeReplayIT.send("POST", "/api/approvals/" + first.get("id") + "/approve", t.getString("adminKey"), "");
+        assertEquals("APPROVED", approved.getString("status"), approved.toString());
+        assertEquals(before + 1, ordersOf(customer), "the first write was made once");
+        Map<String, Object> second = approval(call(t.getString("askerKey"), "two_orders", args, (String) first.get("id")));
+        assertNotEquals(first.get("id"), second.get("id"), "the second write has an approval of its own");
+        assertEquals("PENDING", second.get("status"));
+        assertEquals(args.get("note") + " #2", plannedNote(second));
+        JsonObject shown = CodeReplayIT.send("GET", "/api/approvals/" + second.get("id"), t.getString("askerKey"), null);
+        assertEquals(approved.getString("resumeRunId"), shown.getString("runId"), "chained: it paused in the first one's resumed run");
+        JsonObject pausedAgain = CodeReplayIT.send("GET", "/api/code-runs/" + shown.getString("runId"), t.getString("adminKey"), null);
+        assertEquals("PAUSED", pausedAgain.getString("status"), pausedAgain.toString());
+        assertEquals(before + 1, ordersOf(customer), "the second write waits");
+        return second;
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void everyWriteOfARunWaitsForItsOwnApprovalAndNoneIsMadeTwice() throws Exception {
+        JsonObject t = tenant();
+        int customer = 12;
+        Map<String, Object> args = Map.of("customerId", customer, "note", "two");
+        int before = ordersOf(customer);
+        String second = (String) approveFirstOfTwo(t, args, customer, before).get("id");
+
+        JsonObject inbox = CodeReplayIT.send("GET", "/api/approvals", t.getString("adminKey"), null);
+        assertEquals(1, inbox.getJsonArray("approvals").size(), inbox.toString());
+        assertEquals(second, inbox.getJsonArray("approvals").getJsonObject(0).getString("id"));
+        McpError foreign = assertThrows(McpError.class, () -> call(t.getString("otherKey"), "two_orders", args, second));
+        assertTrue(foreign.getMessage().contains("No paused write"), foreign.getMessage());
+
+        JsonObject approved = CodeReplayIT.send("POST", "/api/approvals/" + second + "/approve", t.getString("adminKey"), "");
+        assertEquals("APPROVED", approved.getString("status"), approved.toString());
+        assertEquals(before + 2, ordersOf(customer), "the second write was made, the first not again");
+        McpSchema.CallToolResult collected = call(t.getString("askerKey"), "two_orders", args, second);
+        assertFalse(collected.isError(), collected.toString());
+        assertEquals(2, ((java.util.List<Object>) ((Map<String, Object>) collected.structuredContent()).get("orders")).size(), collected.toString());
+        assertEquals(before + 2, ordersOf(customer), "collecting writes nothing more");
+        JsonObject resumed = CodeReplayIT.send("GET", "/api/code-runs/" + approved.getString("resumeRunId"), t.getString("adminKey"), null);
+        assertEquals("SUCCESS", resumed.getString("status"), resumed.toString());
+        assertEquals(approved.getString("runId"), resumed.getString("replayOf"));
+    }
+
+    @Test
+    void refusingTheSecondWriteLeavesOnlyTheFirst() throws Exception {
+        JsonObject t = tenant();
+        int customer = 13;
+        Map<String, Object> args = Map.of("customerId", customer, "note", "refuse the second");
+        int before = ordersOf(customer);
+        String second = (String) approveFirstOfTwo(t, args, customer, before).get("id");
+        JsonObject refused = CodeReplayIT.send("POST", "/api/approvals/" + second + "/refuse", t.getString("adminKey"), "");
+        assertEquals("REFUSED", refused.getString("status"), refused.toString());
+        assertEquals(before + 1, ordersOf(customer), "only the first write was made");
+        McpSchema.CallToolResult collected = call(t.getString("askerKey"), "two_orders", args, second);
+        assertTrue(collected.isError(), collected.toString());
+        assertTrue(text(collected).contains("refused by admin:") && text(collected).contains("nothing more was written"), text(collected));
+    }
+
+    @Test
+    void aChainedResumeThatDivergesMakesNeitherWriteAgain() throws Exception {
+        JsonObject t = tenant();
+        int customer = 14;
+        Map<String, Object> args = Map.of("customerId", customer, "note", "diverge later");
+        int before = ordersOf(customer);
+        String second = (String) approveFirstOfTwo(t, args, customer, before).get("id");
+        // Meanwhile an admin changes the first write: the recording does not have it, and it is not the one approved.
+        String edited = ApprovalItSetup.TWO_ORDERS_CODE.replace("input.note + ' #1'", "input.note + ' #one'");
+        saveCode(t, "twoTool", "two_orders", edited);
+        JsonObject approved = CodeReplayIT.send("POST", "/api/approvals/" + second + "/approve", t.getString("adminKey"), "");
+        assertEquals("DIVERGED", approved.getString("status"), approved.toString());
+        assertEquals(before + 1, ordersOf(customer), "neither the edited first write nor the approved second one was made");
+        McpSchema.CallToolResult collected = call(t.getString("askerKey"), "two_orders", args, second);
+        assertTrue(text(collected).contains("diverged") && text(collected).contains("nothing more was written"), text(collected));
+        JsonObject resumed = CodeReplayIT.send("GET", "/api/code-runs/" + approved.getString("resumeRunId"), t.getString("adminKey"), null);
+        assertEquals("DIVERGED", resumed.getString("status"), resumed.toString());
+        assertTrue(resumed.getString("error").contains("order_create"), resumed.toString());
+    }
+
     @Test
     void aRefusedWriteIsNeverMadeAndTheCallerLearnsWhoRefused() throws Exception {
         JsonObject t = tenant();
@@ -150,12 +248,7 @@ class WriteApprovalIT {
         String id = (String) approval(call(t.getString("askerKey"), "order_for", args, null)).get("id");
         // Meanwhile an admin changes the code: it now reads another customer, which the recording does not have.
         String edited = ApprovalItSetup.ORDER_CODE.replace("{customerId: input.customerId}", "{customerId: input.customerId + 1}");
-        HttpResponse<String> saved = CodeReplayIT.sendRaw("PUT", "/api/code-tools/" + t.getInt("alwaysTool"), t.getString("adminKey"),
-                Json.createObjectBuilder().add("server", "demo").add("name", "order_for").add("description", "Reads a customer and orders")
-                        .add("inputSchema", McpHttp.parse(ApprovalItSetup.INPUT_SCHEMA)).add("code", edited)
-                        .add("uses", Json.createArrayBuilder().add("customer_get").add("order_create")).add("runAs", "invoker")
-                        .add("allowWrites", true).add("approval", "always").build().toString());
-        assertEquals(200, saved.statusCode(), saved.body());
+        saveCode(t, "alwaysTool", "order_for", edited);
         JsonObject approved = CodeReplayIT.send("POST", "/api/approvals/" + id + "/approve", t.getString("adminKey"), "");
         assertEquals("DIVERGED", approved.getString("status"), approved.toString());
         assertEquals(before, ordersOf(4), "a diverged resume writes nothing");

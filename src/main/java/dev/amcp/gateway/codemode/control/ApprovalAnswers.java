@@ -12,9 +12,9 @@ import java.util.List;
 
 /**
  * The answers of a run whose writes need a human's approval: reads (and search, describe) go live and are recorded
- * like a live run's; the first call to a tool that writes is checked like a live call (the caller may use it, the
+ * like a live run's; the next call to a tool that writes is checked like a live call (the caller may use it, the
  * arguments match its schema), then planned and never made: its answer ends the run {@code PAUSED}. Resuming the run
- * replays the recorded reads ({@link ResumeAnswers}). One per run.
+ * replays the recording ({@link ResumeAnswers}), which answers through these again after its approved write. One per run.
  */
 final class ApprovalAnswers implements BridgeAnswers {
 

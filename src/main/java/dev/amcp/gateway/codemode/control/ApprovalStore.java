@@ -56,6 +56,12 @@ public class ApprovalStore {
         }
     }
 
+    /** The approval whose resumed run paused again as {@code runId}, i.e. the one before it in its chain. */
+    public Optional<CodeApproval> previous(String runId) {
+        return em.createQuery("select a from CodeApproval a where a.resumeRunId = :runId", CodeApproval.class)
+                .setParameter("runId", runId).getResultStream().findFirst();
+    }
+
     /** The recording of the run that paused, or {@code null}. */
     public CodeRunRecording recording(String runId) {
         return em.find(CodeRunRecording.class, runId);

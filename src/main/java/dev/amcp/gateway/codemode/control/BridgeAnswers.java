@@ -15,7 +15,7 @@ public interface BridgeAnswers {
     String LIVE = "live";
     String REPLAY = "replay";
     String DRY_RUN = "dry_run";
-    /** A run resumed after a human approved its write: its reads replayed, then live ({@link ResumeAnswers}). */
+    /** A run resumed after a human approved its next write: its recording replayed, the write made, then live until the next write ({@link ResumeAnswers}). */
     String RESUME = "resume";
 
     /** Answers one bridge call ({@code search}, {@code describe}, {@code run}) for the run's bridge caller. */

@@ -161,9 +161,14 @@ public class CodeExecutorService implements CancellationListener {
 
     /** A live run whose first write waits for a human: reads are made and recorded, the write is only planned. */
     Paused runPausing(CodeRunRequest request) {
-        ApprovalAnswers answers = new ApprovalAnswers(dispatcher, catalog, schemaValidator);
+        ApprovalAnswers answers = pausing();
         RunOutcome outcome = run(request, answers, null);
         return new Paused(outcome, outcome.status() == RunStatus.PAUSED ? answers.planned() : null);
+    }
+
+    /** Answers that make reads live and pause the run at its next write. */
+    ApprovalAnswers pausing() {
+        return new ApprovalAnswers(dispatcher, catalog, schemaValidator);
     }
 
     /** Records a run refused before it could start (e.g. a code tool changed outside an admin's save). */
@@ -200,7 +205,9 @@ public class CodeExecutorService implements CancellationListener {
                 request.bridgeCaller().role().name(), Hashes.sha256(request.code()), source.kind(), replayOf),
                 () -> refused != null ? RunOutcome.refused(runId, refused) : admit(runId, request, month));
         long row = opened.rowId();
-        RunRecording recording = BridgeAnswers.LIVE.equals(source.kind()) ? new RunRecording(source, runSettings.values().recordMaxBytes()) : null;
+        // A resumed run is recorded too: its reads and writes are what the next resume of its chain replays.
+        boolean recorded = BridgeAnswers.LIVE.equals(source.kind()) || BridgeAnswers.RESUME.equals(source.kind());
+        RunRecording recording = recorded ? new RunRecording(source, runSettings.values().recordMaxBytes()) : null;
         BridgeAnswers answers = recording == null ? source : recording;
         RunOutcome outcome = null;
         try {

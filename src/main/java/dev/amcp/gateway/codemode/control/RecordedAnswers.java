@@ -51,7 +51,14 @@ final class RecordedAnswers implements BridgeAnswers {
         if (!"run".equals(op)) {
             return live.answer(caller, op, args);
         }
-        int index = runCalls.getAndIncrement();
+        return answer(caller, args, runCalls.getAndIncrement(), true);
+    }
+
+    /**
+     * Answers the {@code index}-th {@code amcp.run} call from the recording; when nothing recorded has its tool and
+     * arguments, diverges or, unless {@code diverge}, returns {@code null} (a resume then decides whether it is its approved write).
+     */
+    BridgeDispatcher.Answer answer(Caller caller, JsonObject args, int index, boolean diverge) {
         BridgeDispatcher.Answer rejected = BridgeDispatcher.identityRejected(args);
         if (rejected != null) {
             return rejected;
@@ -64,6 +71,9 @@ final class RecordedAnswers implements BridgeAnswers {
         }
         String key = RunRecording.key(tool, toolArgs);
         JsonObject call = take(key);
+        if (call == null && !diverge) {
+            return null;
+        }
         String reason = call == null ? Divergence.NOT_RECORDED
                 : call.getBoolean("truncated", false) ? Divergence.TRUNCATED
                 : !viewerMayRead.test(tool) ? Divergence.WITHHELD : null;

@@ -46,7 +46,9 @@ import java.util.stream.Collectors;
  * write is decided once: by the MCP client's user (2026-07-28 {@code input_required}) or by a workspace admin (the
  * editor's inbox, REST). Approving resumes the run through the {@code ToolExecutor} as its caller is now (role, scope,
  * license checked again), replaying the recorded reads and then making the write; a replay that diverges writes nothing.
- * The caller collects the result by calling again with the approval's id. Run rows say who decided.
+ * The resumed run pauses again at its next write, under a new approval chained to the last: every write is approved on
+ * its own, and a later resume answers the writes already made from the recording. The caller collects the result by
+ * calling again with the approval's id. Run rows say who decided.
  */
 @ApplicationScoped
 public class WriteApprovals {
@@ -95,13 +97,20 @@ public class WriteApprovals {
         }
         Caller invoker = request.invoker();
         Instant now = Instant.now();
-        CodeApproval approval = new CodeApproval(UUID.randomUUID().toString(), invoker.workspaceId(), paused.outcome().runId(),
+        return opened(new CodeApproval(UUID.randomUUID().toString(), invoker.workspaceId(), paused.outcome().runId(),
                 tool.getServerId(), tool.getId(), tool.getName(), invoker.userId(), invoker.apiKeyId(), invoker.username(),
                 scopeJson(invoker.scope()), request.input() instanceof JsonObject o ? o : JsonValue.EMPTY_JSON_OBJECT, paused.write(),
-                now, now.plus(Duration.ofMinutes(settings.values().approvalTtlMinutes())));
+                now, expiry(now)));
+    }
+
+    private ToolResult opened(CodeApproval approval) {
         store.open(approval);
         recorder.approval(approval.getRunId(), approval.getId(), CodeApproval.PENDING, null, null);
         return pendingResult(approval);
+    }
+
+    private Instant expiry(Instant now) {
+        return now.plus(Duration.ofMinutes(settings.values().approvalTtlMinutes()));
     }
 
     /**
@@ -118,13 +127,8 @@ public class WriteApprovals {
             throw new ToolCallRejectedException("The arguments differ from those of the call that paused (approval " + approval.getId()
                     + "); call again with the same arguments");
         }
-        Instant now = Instant.now();
-        if (approval.expiredAt(now)) {
-            expire(approval, now);
-            approval = store.find(approval.getId()).orElseThrow();
-        }
-        if (approval.isPending() && follow.approve() != null) {
-            return decideAndResume(approval, request, follow, now);
+        if (approval.isPending() && follow.approve() != null) { // decides only the write this id names, never a later one
+            return decideAndResume(approval, request, follow, Instant.now()); // expired: the decision fails, settled says so
         }
         return settled(approval);
     }
@@ -136,41 +140,74 @@ public class WriteApprovals {
         }
         recorder.approval(approval.getRunId(), approval.getId(), status, follow.decidedBy(), now);
         if (!follow.approve()) {
-            ToolResult refused = ToolResult.error("The write with '" + approval.getPlannedTool() + "' was refused by " + follow.decidedBy()
-                    + "; nothing was written");
+            ToolResult refused = refusal(approval, follow.decidedBy());
             store.resumed(approval.getId(), CodeApproval.REFUSED, null, refused.toJson());
             return refused;
         }
         CodeRunRecording recording = store.recording(approval.getRunId());
         if (recording == null) {
-            ToolResult gone = ToolResult.error("The paused run's recording is gone; nothing was written");
+            ToolResult gone = ToolResult.error("The paused run's recording is gone; " + nothingWritten(approval));
             store.resumed(approval.getId(), CodeApproval.FAILED, null, gone.toJson());
             return gone;
         }
         Caller bridge = request.bridgeCaller();
-        List<JsonObject> calls = recording.getRecording().getJsonArray("calls").getValuesAs(JsonObject.class);
-        RecordedAnswers reads = new RecordedAnswers(executor.live(), calls, name -> name.isEmpty() || catalog.findStored(bridge, name).isPresent(),
+        // Pause answers are not results: the write a run paused at is made by this resume (approved) or a later one.
+        List<JsonObject> calls = recording.getRecording().getJsonArray("calls").getValuesAs(JsonObject.class).stream()
+                .filter(c -> !(c.get("error") instanceof JsonObject e && BridgeDispatcher.Answer.PAUSED.equals(JsonSupport.string(e, "code", null))))
+                .toList();
+        RecordedAnswers recorded = new RecordedAnswers(executor.live(), calls, name -> name.isEmpty() || catalog.findStored(bridge, name).isPresent(),
                 (c, name) -> catalog.findStored(c, name).isPresent());
-        ResumeAnswers answers = new ResumeAnswers(executor.live(), reads, catalog, approval.plannedWrite());
+        ResumeAnswers answers = new ResumeAnswers(executor.live(), recorded, executor.pausing(), catalog, approval.plannedWrite());
         RunOutcome outcome = executor.run(request, answers, approval.getRunId());
         recorder.approval(outcome.runId(), approval.getId(), CodeApproval.APPROVED, follow.decidedBy(), now);
-        String end = outcome.status() == RunStatus.SUCCESS ? CodeApproval.APPROVED
-                : outcome.status() == RunStatus.DIVERGED && !answers.wrote() ? CodeApproval.DIVERGED : CodeApproval.FAILED;
-        ToolResult result = outcome.status() == RunStatus.DIVERGED && !answers.wrote()
-                ? ToolResult.error("The approved run diverged when it was resumed, so nothing was written: " + outcome.error())
+        if (outcome.status() == RunStatus.PAUSED && answers.planned() != null) { // the next write waits for its own approval
+            Instant paused = Instant.now();
+            ToolResult next = opened(approval.next(UUID.randomUUID().toString(), outcome.runId(), answers.planned(), paused, expiry(paused)));
+            store.resumed(approval.getId(), CodeApproval.APPROVED, outcome.runId(), next.toJson());
+            return next;
+        }
+        boolean diverged = outcome.status() == RunStatus.DIVERGED && !answers.wrote();
+        String end = outcome.status() == RunStatus.SUCCESS ? CodeApproval.APPROVED : diverged ? CodeApproval.DIVERGED : CodeApproval.FAILED;
+        ToolResult result = diverged
+                ? ToolResult.error("The approved run diverged when it was resumed, so " + nothingWritten(approval) + ": " + outcome.error())
                 : CodeResults.toToolResult(outcome);
         store.resumed(approval.getId(), end, outcome.runId(), result.toJson());
         return result;
     }
 
-    /** What a follow-up collects: the pending approval again, or how it ended. */
+    /** What a refused write answers: it was not made, nor anything after it. */
+    private ToolResult refusal(CodeApproval approval, String by) {
+        return ToolResult.error("The write with '" + approval.getPlannedTool() + "' was refused by " + by + "; " + nothingWritten(approval));
+    }
+
+    /** "nothing was written", or, past the first write of a chain, that the writes approved before stay made. */
+    private String nothingWritten(CodeApproval approval) {
+        return store.previous(approval.getRunId()).isEmpty() ? "nothing was written"
+                : "nothing more was written (the writes approved before it in this run were made)";
+    }
+
+    /**
+     * What a follow-up collects: the pending approval again, or how it ended; an approved write after which the run
+     * paused again answers as the next approval of its chain does now.
+     */
     private ToolResult settled(CodeApproval approval) {
+        Instant now = Instant.now();
+        if (approval.expiredAt(now)) {
+            expire(approval, now);
+            approval = store.find(approval.getId()).orElseThrow();
+        }
         return switch (approval.getStatus()) {
             case CodeApproval.PENDING -> pendingResult(approval);
-            case CodeApproval.EXPIRED -> ToolResult.error("Approval " + approval.getId() + " expired undecided; nothing was written");
-            default -> approval.getOutcome() != null ? ToolResult.fromJson(approval.getOutcome())
-                    : ToolResult.error("Approval " + approval.getId() + " was " + approval.getStatus().toLowerCase() + " by "
+            case CodeApproval.EXPIRED -> ToolResult.error("Approval " + approval.getId() + " expired undecided; " + nothingWritten(approval));
+            default -> {
+                if (approval.getOutcome() == null) {
+                    yield ToolResult.error("Approval " + approval.getId() + " was " + approval.getStatus().toLowerCase() + " by "
                             + approval.getDecidedBy() + "; the run is being resumed, call again shortly");
+                }
+                ToolResult result = ToolResult.fromJson(approval.getOutcome());
+                JsonObject next = result.pendingApproval();
+                yield next == null ? result : store.find(JsonSupport.string(next, "id", null)).map(this::settled).orElse(result);
+            }
         };
     }
 
@@ -230,7 +267,7 @@ public class WriteApprovals {
             if (store.decide(approval.getId(), CodeApproval.FAILED, follow.decidedBy(), now)) {
                 recorder.approval(approval.getRunId(), approval.getId(), CodeApproval.FAILED, follow.decidedBy(), now);
                 store.resumed(approval.getId(), CodeApproval.FAILED, null, ToolResult.error("The run was approved by " + follow.decidedBy()
-                        + ", but its caller may no longer call '" + approval.getToolName() + "'; nothing was written").toJson());
+                        + ", but its caller may no longer call '" + approval.getToolName() + "'; " + nothingWritten(approval)).toJson());
             }
         } catch (ToolCallRejectedException e) {
             throw new ConflictException(e.getMessage());
@@ -248,8 +285,7 @@ public class WriteApprovals {
             throw notPending(store.find(id).orElseThrow());
         }
         recorder.approval(approval.getRunId(), approval.getId(), CodeApproval.REFUSED, by, now);
-        store.resumed(approval.getId(), CodeApproval.REFUSED, null,
-                ToolResult.error("The write with '" + approval.getPlannedTool() + "' was refused by " + by + "; nothing was written").toJson());
+        store.resumed(approval.getId(), CodeApproval.REFUSED, null, refusal(approval, by).toJson());
         return store.find(id).orElseThrow();
     }
 

@@ -122,6 +122,12 @@ public class CodeApproval {
         this.expiresAt = expiresAt;
     }
 
+    /** The approval of the run's next write, chained to this one: the same caller, tool, call and scope; paused in {@code runId}. */
+    public CodeApproval next(String id, String runId, PlannedWrite write, Instant createdAt, Instant expiresAt) {
+        return new CodeApproval(id, workspaceId, runId, serverId, toolId, toolName, requesterUserId, requesterKeyId, requesterName,
+                callScope, input, write, createdAt, expiresAt);
+    }
+
     /** Settles the approval once: its final status, who decided (or why nobody did) and when. */
     public void decide(String status, String decidedBy, Instant at) {
         this.status = status;

@@ -62,15 +62,20 @@ public record ToolResult(String text, JsonObject structuredContent, JsonValue va
         if (value != null) {
             b.add("value", value);
         }
+        if (meta != null) { // e.g. the next pending approval of a run that paused again
+            b.add("meta", meta);
+        }
         return b.build();
     }
 
     public static ToolResult fromJson(JsonObject json) {
         JsonValue value = json.get("value");
+        JsonObject meta = json.get("meta") instanceof JsonObject m ? m : null;
         if (!json.getBoolean("isError", false) && value != null) {
-            return json(value);
+            ToolResult result = json(value);
+            return new ToolResult(result.text(), result.structuredContent(), value, false, meta);
         }
-        return new ToolResult(JsonSupport.string(json, "text", ""), null, null, json.getBoolean("isError", false));
+        return new ToolResult(JsonSupport.string(json, "text", ""), null, null, json.getBoolean("isError", false), meta);
     }
 
     public static ToolResult json(JsonValue value) {
