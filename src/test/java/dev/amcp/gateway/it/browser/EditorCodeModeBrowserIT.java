@@ -14,6 +14,7 @@ import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
@@ -36,6 +37,18 @@ class EditorCodeModeBrowserIT extends EditorBrowserSetup {
     static WebArchive deployment() {
         Deployments.requireRunner();
         return Deployments.gateway();
+    }
+
+    /** These pages are checked under the community terms; licenses are per gateway, and other tests install theirs. */
+    @BeforeEach
+    void communityTerms() throws Exception {
+        uninstallLicense();
+    }
+
+    private static void uninstallLicense() throws Exception {
+        HttpResponse<String> reset = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/it-seed/editor-tenant/license")).DELETE().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(204, reset.statusCode(), reset.body());
     }
 
     /** A fresh workspace, signed in as its admin. */
@@ -175,9 +188,7 @@ class EditorCodeModeBrowserIT extends EditorBrowserSetup {
                     browser.text("#form-error"));
 
         } finally {
-            HttpResponse<String> reset = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/it-seed/editor-tenant/license")).DELETE().build(),
-                    HttpResponse.BodyHandlers.ofString());
-            assertEquals(204, reset.statusCode(), reset.body());
+            uninstallLicense();
         }
     }
 
