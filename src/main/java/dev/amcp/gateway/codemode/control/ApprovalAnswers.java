@@ -42,9 +42,9 @@ final class ApprovalAnswers implements BridgeAnswers {
             return live.answer(caller, op, args);
         }
         JsonObject toolArgs = BridgeDispatcher.runArgs(args);
-        List<String> problems = validator.validate(write.getInputSchema(), toolArgs);
-        if (!problems.isEmpty()) {
-            return BridgeDispatcher.Answer.error("tool_error", "Invalid arguments for tool '" + write.getName() + "': " + String.join("; ", problems), write.getName());
+        BridgeDispatcher.Answer invalid = invalidArguments(validator, write, toolArgs);
+        if (invalid != null) {
+            return invalid;
         }
         synchronized (this) {
             if (planned == null) { // calls made together: the first to arrive is the one asked about
@@ -66,6 +66,13 @@ final class ApprovalAnswers implements BridgeAnswers {
         }
         McpTool tool = catalog.findStored(caller, name).orElse(null);
         return tool == null || tool.isReadOnly() || tool.isCodeTool() || !ToolAccessPolicy.permits(caller, tool) ? null : tool;
+    }
+
+    /** The executor's schema check of a write that is planned instead of made: its error answer, or {@code null}. */
+    static BridgeDispatcher.Answer invalidArguments(SchemaValidator validator, McpTool write, JsonObject toolArgs) {
+        List<String> problems = validator.validate(write.getInputSchema(), toolArgs);
+        return problems.isEmpty() ? null : BridgeDispatcher.Answer.error("tool_error",
+                "Invalid arguments for tool '" + write.getName() + "': " + String.join("; ", problems), write.getName());
     }
 
     /** The write the run paused at, or {@code null} when it reached none. */

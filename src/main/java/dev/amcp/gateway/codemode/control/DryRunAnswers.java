@@ -43,9 +43,9 @@ final class DryRunAnswers implements BridgeAnswers {
         }
         String name = tool.getName();
         JsonObject toolArgs = BridgeDispatcher.runArgs(args);
-        List<String> problems = validator.validate(tool.getInputSchema(), toolArgs);
-        if (!problems.isEmpty()) {
-            return BridgeDispatcher.Answer.error("tool_error", "Invalid arguments for tool '" + name + "': " + String.join("; ", problems), name);
+        BridgeDispatcher.Answer invalid = ApprovalAnswers.invalidArguments(validator, tool, toolArgs);
+        if (invalid != null) {
+            return invalid;
         }
         synchronized (planned) {
             planned.add(JsonSupport.JSON.createObjectBuilder().add("tool", name).add("args", toolArgs).build());

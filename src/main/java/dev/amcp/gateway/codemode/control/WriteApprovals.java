@@ -119,9 +119,7 @@ public class WriteApprovals {
      * with one it decides and, approved, resumes the run under {@code request} (prepared for this call, now).
      */
     ToolResult followUp(Caller caller, McpTool tool, JsonObject args, CodeRunRequest request, CallContext.Approval follow) {
-        CodeApproval approval = store.find(follow.id()).filter(a -> a.getWorkspaceId() == caller.workspaceId()
-                        && Objects.equals(a.getRequesterKeyId(), caller.apiKeyId()) && Objects.equals(a.getRequesterUserId(), caller.userId())
-                        && a.getToolId().equals(tool.getId()))
+        CodeApproval approval = store.find(follow.id()).filter(a -> boundTo(a, caller) && a.getToolId().equals(tool.getId()))
                 .orElseThrow(() -> new ToolCallRejectedException("No paused write '" + clip(follow.id()) + "' of yours for tool '" + tool.getName() + "'"));
         if (!CanonicalJson.of(approval.getInput()).equals(CanonicalJson.of(args == null ? JsonValue.EMPTY_JSON_OBJECT : args))) {
             throw new ToolCallRejectedException("The arguments differ from those of the call that paused (approval " + approval.getId()
@@ -135,10 +133,9 @@ public class WriteApprovals {
 
     private ToolResult decideAndResume(CodeApproval approval, CodeRunRequest request, CallContext.Approval follow, Instant now) {
         String status = follow.approve() ? CodeApproval.APPROVED : CodeApproval.REFUSED;
-        if (!store.decide(approval.getId(), status, follow.decidedBy(), now)) {
+        if (!decide(approval, status, follow.decidedBy(), now)) {
             return settled(store.find(approval.getId()).orElseThrow()); // decided meanwhile by someone else
         }
-        recorder.approval(approval.getRunId(), approval.getId(), status, follow.decidedBy(), now);
         if (!follow.approve()) {
             ToolResult refused = refusal(approval, follow.decidedBy());
             store.resumed(approval.getId(), CodeApproval.REFUSED, null, refused.toJson());
@@ -212,9 +209,22 @@ public class WriteApprovals {
     }
 
     private void expire(CodeApproval approval, Instant now) {
-        if (store.decide(approval.getId(), CodeApproval.EXPIRED, null, now)) {
-            recorder.approval(approval.getRunId(), approval.getId(), CodeApproval.EXPIRED, null, now);
+        decide(approval, CodeApproval.EXPIRED, null, now);
+    }
+
+    /** Moves a pending approval to {@code status} and notes it on its run's row: true when this call did it. */
+    private boolean decide(CodeApproval approval, String status, String by, Instant now) {
+        if (!store.decide(approval.getId(), status, by, now)) {
+            return false;
         }
+        recorder.approval(approval.getRunId(), approval.getId(), status, by, now);
+        return true;
+    }
+
+    /** Whether the approval belongs to this principal: the workspace, user and key of the call that paused. */
+    private static boolean boundTo(CodeApproval approval, Caller caller) {
+        return approval.getWorkspaceId() == caller.workspaceId() && Objects.equals(approval.getRequesterKeyId(), caller.apiKeyId())
+                && Objects.equals(approval.getRequesterUserId(), caller.userId());
     }
 
     private static ToolResult pendingResult(CodeApproval a) {
@@ -242,8 +252,7 @@ public class WriteApprovals {
 
     /** One approval, for a workspace admin or the principal it is bound to; 404 for anyone else. */
     public CodeApproval shown(Caller caller, String id) {
-        return store.find(id).filter(a -> a.getWorkspaceId() == caller.workspaceId() && (caller.has(Capability.ADMIN)
-                || Objects.equals(a.getRequesterKeyId(), caller.apiKeyId()) && Objects.equals(a.getRequesterUserId(), caller.userId())))
+        return store.find(id).filter(a -> a.getWorkspaceId() == caller.workspaceId() && (caller.has(Capability.ADMIN) || boundTo(a, caller)))
                 .orElseThrow(() -> noSuch(id));
     }
 
@@ -263,9 +272,7 @@ public class WriteApprovals {
             }
             new CallContext(null, null).following(follow).run(() -> tools.call(requester, approval.getToolName(), approval.getInput()));
         } catch (ToolNotAvailableException e) { // the requester lost the tool, or their access, since the pause
-            Instant now = Instant.now();
-            if (store.decide(approval.getId(), CodeApproval.FAILED, follow.decidedBy(), now)) {
-                recorder.approval(approval.getRunId(), approval.getId(), CodeApproval.FAILED, follow.decidedBy(), now);
+            if (decide(approval, CodeApproval.FAILED, follow.decidedBy(), Instant.now())) {
                 store.resumed(approval.getId(), CodeApproval.FAILED, null, ToolResult.error("The run was approved by " + follow.decidedBy()
                         + ", but its caller may no longer call '" + approval.getToolName() + "'; " + nothingWritten(approval)).toJson());
             }
@@ -280,11 +287,9 @@ public class WriteApprovals {
     public CodeApproval refuse(Caller admin, String id) {
         CodeApproval approval = decidable(admin, id);
         String by = decider(admin);
-        Instant now = Instant.now();
-        if (!store.decide(approval.getId(), CodeApproval.REFUSED, by, now)) {
+        if (!decide(approval, CodeApproval.REFUSED, by, Instant.now())) {
             throw notPending(store.find(id).orElseThrow());
         }
-        recorder.approval(approval.getRunId(), approval.getId(), CodeApproval.REFUSED, by, now);
         store.resumed(approval.getId(), CodeApproval.REFUSED, null, refusal(approval, by).toJson());
         return store.find(id).orElseThrow();
     }
