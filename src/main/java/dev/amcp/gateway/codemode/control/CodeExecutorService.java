@@ -199,19 +199,36 @@ public class CodeExecutorService implements CancellationListener {
         String refused = refusal != null ? refusal : connector.unavailableReason().orElse(null);
         YearMonth month = CodeRunUsage.currentMonth();
         long admittedNanos = System.nanoTime(); // the run's wall time counts from here, its admission included
-        // The row and the quota's count commit together; a refused run is not counted (G9).
-        var opened = recorder.begin(new CodeRunRecorder.RunIdentity(runId, invoker.workspaceId(), request.serverId(), request.toolId(),
-                request.toolName(), request.inline(), invoker.userId(), invoker.apiKeyId(), request.runAsMode(),
-                request.bridgeCaller().role().name(), Hashes.sha256(request.code()), source.kind(), replayOf),
-                () -> refused != null ? RunOutcome.refused(runId, refused) : admit(runId, request, month));
-        long row = opened.rowId();
         // A resumed run is recorded too: its reads and writes are what the next resume of its chain replays.
         boolean recorded = BridgeAnswers.LIVE.equals(source.kind()) || BridgeAnswers.RESUME.equals(source.kind());
         RunRecording recording = recorded ? new RunRecording(source, runSettings.values().recordMaxBytes()) : null;
         BridgeAnswers answers = recording == null ? source : recording;
+        // With a slot free, the connection to the runner opens while the row is written (each took about 2 ms, one after
+        // the other); the runner hears nothing until the run is admitted.
+        RunSession early = refused == null && runSlots.tryAcquire() ? session(runId, request, answers, admittedNanos) : null;
+        if (early != null) {
+            early.connect(connector::openAsync);
+        }
+        CodeRunRecorder.Opened<RunOutcome> opened;
+        try {
+            // The row and the quota's count commit together; a refused run is not counted (G9).
+            opened = recorder.begin(new CodeRunRecorder.RunIdentity(runId, invoker.workspaceId(), request.serverId(), request.toolId(),
+                    request.toolName(), request.inline(), invoker.userId(), invoker.apiKeyId(), request.runAsMode(),
+                    request.bridgeCaller().role().name(), Hashes.sha256(request.code()), source.kind(), replayOf),
+                    () -> refused != null ? RunOutcome.refused(runId, refused) : admit(runId, request, month));
+        } catch (RuntimeException | Error e) {
+            abandon(early, RunStatus.ERROR, "the run's row could not be written");
+            throw e;
+        }
+        long row = opened.rowId();
         RunOutcome outcome = null;
         try {
-            outcome = opened.admission() != null ? opened.admission() : runCounted(runId, request, answers, month, admittedNanos);
+            if (opened.admission() != null) {
+                abandon(early, opened.admission().status(), opened.admission().error());
+                outcome = opened.admission();
+            } else {
+                outcome = runCounted(runId, request, answers, month, admittedNanos, early);
+            }
         } catch (RuntimeException e) {
             LOG.log(Level.SEVERE, "Code run " + runId + " failed inside the gateway", e);
         } finally {
@@ -244,17 +261,26 @@ public class CodeExecutorService implements CancellationListener {
         }
     }
 
-    /** Runs an admitted run; one the runner refused is taken back from the quota. */
-    private RunOutcome runCounted(String runId, CodeRunRequest request, BridgeAnswers answers, YearMonth month, long admittedNanos) {
-        RunOutcome outcome = runAdmitted(runId, request, answers, admittedNanos);
+    /** A run that was connecting but will not run: its socket closes unused and its slot is free again. */
+    private void abandon(RunSession early, RunStatus status, String reason) {
+        if (early != null) {
+            early.end(status, reason);
+            runSlots.release();
+        }
+    }
+
+    /** Runs an admitted run (on {@code early}'s connection and slot when it has them); one the runner refused is taken back from the quota. */
+    private RunOutcome runCounted(String runId, CodeRunRequest request, BridgeAnswers answers, YearMonth month, long admittedNanos,
+                                  RunSession early) {
+        RunOutcome outcome = runAdmitted(runId, request, answers, admittedNanos, early);
         if (outcome.status() == RunStatus.REFUSED) {
             usage.uncount(request.invoker().workspaceId(), month); // the runner never ran it
         }
         return outcome;
     }
 
-    private RunOutcome runAdmitted(String runId, CodeRunRequest request, BridgeAnswers answers, long admittedNanos) {
-        // Bridge calls run on the gateway's own threads; they carry this request's and run's ids into their log lines.
+    /** A run's session; its bridge calls run on the gateway's own threads, carrying this request's and run's ids into their log lines. */
+    private RunSession session(String runId, CodeRunRequest request, BridgeAnswers answers, long admittedNanos) {
         var logContext = LogContext.snapshot();
         Tracing.Carried trace = Tracing.capture();
         java.util.concurrent.Executor withContext = task -> bridgeThreads.execute(() -> {
@@ -262,7 +288,11 @@ public class CodeExecutorService implements CancellationListener {
                 task.run();
             }
         });
-        RunSession session = new RunSession(runId, request, limits(), answers, withContext, admittedNanos);
+        return new RunSession(runId, request, limits(), answers, withContext, admittedNanos);
+    }
+
+    private RunOutcome runAdmitted(String runId, CodeRunRequest request, BridgeAnswers answers, long admittedNanos, RunSession early) {
+        RunSession session = early != null ? early : session(runId, request, answers, admittedNanos);
         // Registered before the slot wait, so a client that gives up cancels the run wherever it is.
         CallContext call = CallContext.current();
         String requestKey = call.requestKey();
@@ -271,10 +301,13 @@ public class CodeExecutorService implements CancellationListener {
         }
         try {
             if (call.isCancelled()) {
+                if (early != null) {
+                    runSlots.release();
+                }
                 session.cancel(call.cancelReason());
                 return session.await();
             }
-            return runInSlot(session);
+            return early != null ? runHoldingSlot(session, true) : runInSlot(session);
         } finally {
             if (requestKey != null) {
                 active.remove(requestKey, session);
@@ -302,7 +335,7 @@ public class CodeExecutorService implements CancellationListener {
                 return ended;
             }
         }
-        return runHoldingSlot(session);
+        return runHoldingSlot(session, false);
     }
 
     /** Waits for a slot within the run's wall time: null once it holds one, else how the run ended meanwhile. */
@@ -325,9 +358,11 @@ public class CodeExecutorService implements CancellationListener {
         return null;
     }
 
-    private RunOutcome runHoldingSlot(RunSession session) {
+    /** Runs in the slot this thread holds, on the connection already opening when {@code connecting}. */
+    private RunOutcome runHoldingSlot(RunSession session, boolean connecting) {
         try {
-            return session.run(connector::openAsync, runSettings.values().connectTimeoutMs());
+            long connectTimeoutMs = runSettings.values().connectTimeoutMs();
+            return connecting ? session.run(connectTimeoutMs) : session.run(connector::openAsync, connectTimeoutMs);
         } finally {
             runSlots.release();
         }

@@ -81,6 +81,14 @@ final class RunSession extends Endpoint {
     private boolean consoleTruncated;
     private volatile boolean opened;
     private volatile Session session;
+    /** The connection being opened, once {@link #connect} has started it. */
+    private CompletableFuture<?> connecting;
+    /** Guards {@link #released} and {@link #started}: the start frame goes out once the socket is open and the run admitted. */
+    private final Object startLock = new Object();
+    private boolean released = true;
+    private boolean started;
+    /** An Error thrown while starting to connect, rethrown by {@link #run(long)} (inside the caller's handling of the run). */
+    private Error connectError;
 
     /**
      * @param admittedNanos when the run was admitted ({@link System#nanoTime()}); its wall time counts from then
@@ -108,28 +116,71 @@ final class RunSession extends Endpoint {
     public void onOpen(Session session, EndpointConfig config) {
         this.session = session;
         this.opened = true;
+        startIfReady();
+    }
+
+    /**
+     * Sends the start frame once both have happened: the socket is open and the run is admitted ({@link #run}). A
+     * connection may open while the run's row is still being written; the runner hears nothing until the run is
+     * admitted, and a run refused meanwhile closes the socket without starting.
+     */
+    private void startIfReady() {
+        Session s;
+        synchronized (startLock) {
+            s = session;
+            if (s == null || started || (!released && !outcome.isDone())) {
+                return;
+            }
+            started = true;
+        }
         if (outcome.isDone()) { // refused or cancelled while connecting: the runner must not start it
-            closeQuietly(session);
+            closeQuietly(s);
             return;
         }
-        session.setMaxTextMessageBufferSize(limits.maxFrameBytes());
-        session.addMessageHandler(String.class, (MessageHandler.Whole<String>) this::onFrame);
+        s.setMaxTextMessageBufferSize(limits.maxFrameBytes());
+        s.addMessageHandler(String.class, (MessageHandler.Whole<String>) this::onFrame);
         // The runner gets what is left of the wall time, so its own timeout falls inside the gateway's deadline.
         send(RunnerFrames.start(runId, request.code(), request.input(), limits.withTimeoutMs((int) Math.max(RunLimits.MIN_TIMEOUT_MS, remainingMillis()))));
     }
 
     /**
-     * Connects (waiting at most {@code connectTimeoutMs}, and never past the deadline) and waits for the run
-     * to end. A runner that does not accept the connection in time refuses the run; one that then says nothing is
-     * ended by the deadline.
+     * Starts opening the run's WebSocket without starting the run: {@link #run(long)} admits it later. Opening takes
+     * longer than writing the run's row, so the two overlap.
      */
-    RunOutcome run(Connector connector, long connectTimeoutMs) {
-        CompletableFuture<?> connected;
-        try {
-            connected = connector.connect(this);
-        } catch (RuntimeException e) {
-            connected = CompletableFuture.failedFuture(e);
+    void connect(Connector connector) {
+        synchronized (startLock) {
+            released = false;
         }
+        try {
+            connecting = connector.connect(this);
+        } catch (RuntimeException e) {
+            connecting = CompletableFuture.failedFuture(e);
+        } catch (Error e) {
+            connectError = e;
+            connecting = CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** Connects, admits and runs: {@link #connect} then {@link #run(long)}. */
+    RunOutcome run(Connector connector, long connectTimeoutMs) {
+        connect(connector);
+        return run(connectTimeoutMs);
+    }
+
+    /**
+     * Admits the run on the connection {@link #connect} started, waiting for it at most {@code connectTimeoutMs} and
+     * never past the deadline, then waits for the run to end. A runner that does not accept the connection in time
+     * refuses the run; one that then says nothing is ended by the deadline.
+     */
+    RunOutcome run(long connectTimeoutMs) {
+        if (connectError != null) {
+            throw connectError;
+        }
+        CompletableFuture<?> connected = connecting;
+        synchronized (startLock) {
+            released = true;
+        }
+        startIfReady();
         long waitMs = Math.max(0, Math.min(connectTimeoutMs, remainingMillis()));
         try {
             CompletableFuture.anyOf(connected, outcome).get(waitMs, TimeUnit.MILLISECONDS);

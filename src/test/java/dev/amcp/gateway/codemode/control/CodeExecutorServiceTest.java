@@ -74,6 +74,12 @@ class CodeExecutorServiceTest {
         return service;
     }
 
+    /** An inline {@code code_execute} of {@code return 1}. */
+    static CodeRunRequest returnOne() {
+        return new CodeRunRequest(RunSessionTest.CALLER, RunSessionTest.CALLER, "return 1", JsonValue.NULL, true, 1L, null,
+                "code_execute", "invoker");
+    }
+
     /** The container's thread factory, as a stand-in: plain threads named {@code prefix + n}. */
     static jakarta.enterprise.concurrent.ManagedThreadFactory threads(String prefix) {
         java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
@@ -125,8 +131,7 @@ class CodeExecutorServiceTest {
         };
         service.init();
         try {
-            CodeRunRequest request = new CodeRunRequest(RunSessionTest.CALLER, RunSessionTest.CALLER, "return 1", JsonValue.NULL, true,
-                    1L, null, "code_execute", "invoker");
+            CodeRunRequest request = returnOne();
             assertEquals(dev.amcp.gateway.codemode.entity.RunStatus.SUCCESS, service.run(request).status());
             assertEquals(2, answeredOn.size(), "both calls answered");
             assertTrue(answeredOn.stream().allMatch(name -> name.startsWith("amcp-bridge-")), "answered on " + answeredOn);
@@ -143,8 +148,7 @@ class CodeExecutorServiceTest {
         });
         service.init();
         try {
-            CodeRunRequest request = new CodeRunRequest(RunSessionTest.CALLER, RunSessionTest.CALLER, "return 1", JsonValue.NULL, true,
-                    1L, null, "code_execute", "invoker");
+            CodeRunRequest request = returnOne();
             assertThrows(StackOverflowError.class, () -> service.run(request));
             assertEquals(1, finished.size(), "the row is closed");
             assertEquals("ERROR", finished.get(0).status());
@@ -171,8 +175,7 @@ class CodeExecutorServiceTest {
         });
         service.init();
         try {
-            CodeRunRequest request = new CodeRunRequest(RunSessionTest.CALLER, RunSessionTest.CALLER, "return 1", JsonValue.NULL, true,
-                    1L, null, "code_execute", "invoker");
+            CodeRunRequest request = returnOne();
             assertEquals(dev.amcp.gateway.codemode.entity.RunStatus.SUCCESS, service.run(request).status());
             assertEquals(List.of("counted with the row"), ledger);
             service.connector = new RunnerConnector() {
@@ -184,6 +187,74 @@ class CodeExecutorServiceTest {
             assertEquals(dev.amcp.gateway.codemode.entity.RunStatus.REFUSED, service.run(request).status());
             assertEquals(List.of("counted with the row"), ledger, "the refused run was not counted");
             assertEquals(List.of("SUCCESS", "REFUSED"), finished.stream().map(CodeRunRecorder.RunEnd::status).toList(), "both rows closed");
+        } finally {
+            service.stopBridgeThreads();
+        }
+    }
+
+    /**
+     * The connection to the runner opens while the run's row is written (it is the slower of the two), but the runner
+     * hears nothing until the run is admitted: the socket is open before the quota counts the run, and the start frame
+     * goes out only after.
+     */
+    @Test
+    void theRunnerConnectionOpensWhileTheRowIsWrittenAndTheRunStartsOnlyOnceAdmitted() {
+        List<CodeRunRecorder.RunEnd> finished = new CopyOnWriteArrayList<>();
+        List<String> ledger = new CopyOnWriteArrayList<>();
+        RunSessionTest frames = new RunSessionTest();
+        CodeExecutorService service = service(finished, ledger, java.util.Map.of(), endpoint -> {
+            RunSession session = (RunSession) endpoint;
+            ledger.add("connected");
+            session.onOpen(frames.socket(), null);
+            ledger.add(frames.sent.isEmpty() ? "nothing sent yet" : "sent " + frames.sent);
+            java.util.concurrent.CompletableFuture.runAsync(() -> {
+                while (frames.sent.isEmpty()) {
+                    Thread.onSpinWait();
+                }
+                session.onFrame(RunSessionTest.DONE_OK);
+            });
+            return java.util.concurrent.CompletableFuture.completedFuture(null);
+        });
+        service.init();
+        try {
+            CodeRunRequest request = returnOne();
+            assertEquals(dev.amcp.gateway.codemode.entity.RunStatus.SUCCESS, service.run(request).status());
+            assertEquals(List.of("connected", "nothing sent yet", "counted with the row"), ledger);
+            assertEquals("start", jakarta.json.Json.createReader(new java.io.StringReader(frames.sent.get(0))).readObject().getString("type"));
+            assertEquals(16, service.freeRunSlots(), "its slot is free again");
+        } finally {
+            service.stopBridgeThreads();
+        }
+    }
+
+    /** A run the quota refuses while its connection was opening never starts: the socket closes unused, the slot is free. */
+    @Test
+    void aRunRefusedAtAdmissionClosesItsOpenedConnectionWithoutStarting() {
+        List<CodeRunRecorder.RunEnd> finished = new CopyOnWriteArrayList<>();
+        RunSessionTest frames = new RunSessionTest();
+        CodeExecutorService service = service(finished, new CopyOnWriteArrayList<>(), java.util.Map.of(), endpoint -> {
+            ((RunSession) endpoint).onOpen(frames.socket(), null);
+            return java.util.concurrent.CompletableFuture.completedFuture(null);
+        });
+        service.admission = new CodeRunAdmission() {
+            @Override
+            public void admit(dev.amcp.gateway.governance.entity.Caller invoker, java.time.YearMonth month, CodeRunRequest request) {
+                throw new dev.amcp.gateway.governance.control.GateRefusedException(
+                        dev.amcp.gateway.platform.entity.Message.of("test.quota", "Monthly code-run quota reached"));
+            }
+        };
+        service.init();
+        try {
+            CodeRunRequest request = returnOne();
+            var outcome = service.run(request);
+            assertEquals(dev.amcp.gateway.codemode.entity.RunStatus.LIMIT, outcome.status());
+            assertTrue(outcome.error().contains("quota"), outcome.error());
+            assertTrue(frames.sent.isEmpty(), "the runner never got a start frame: " + frames.sent);
+            RunSessionTest.waitFor(frames.socketClosed::get, "the unused socket to close");
+            assertEquals("LIMIT", finished.get(0).status());
+            assertEquals(16, service.freeRunSlots(), "its slot is free again");
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
         } finally {
             service.stopBridgeThreads();
         }
@@ -204,8 +275,7 @@ class CodeExecutorServiceTest {
                 return java.util.concurrent.CompletableFuture.completedFuture(null);
             });
             service.init();
-            CodeRunRequest request = new CodeRunRequest(RunSessionTest.CALLER, RunSessionTest.CALLER, "return 1", JsonValue.NULL, true,
-                    1L, null, "code_execute", "invoker");
+            CodeRunRequest request = returnOne();
             assertEquals(dev.amcp.gateway.codemode.entity.RunStatus.REFUSED, service.run(request).status());
             assertEquals("REFUSED", finished.get(0).status());
             assertEquals(List.of("counted with the row", "given back"), ledger, "a run the runner never ran uses no quota");
@@ -229,8 +299,7 @@ class CodeExecutorServiceTest {
                     "AMCP_CODE_MAX_CONCURRENT_RUNS", "1", "AMCP_CODE_RUNNER_CONNECT_TIMEOUT_MS", "2000"),
                     endpoint -> new java.util.concurrent.CompletableFuture<>());
             service.init();
-            CodeRunRequest request = new CodeRunRequest(RunSessionTest.CALLER, RunSessionTest.CALLER, "return 1", JsonValue.NULL, true,
-                    1L, null, "code_execute", "invoker");
+            CodeRunRequest request = returnOne();
             var running = pool.submit(() -> service.run(request));
             while (service.freeRunSlots() > 0) {
                 Thread.sleep(5);
