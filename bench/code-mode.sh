@@ -10,8 +10,9 @@
 # rounds), `revisions` (2025-11-25 against the stateless 2026-07-28: tools/call added latency and code_execute
 # `return 1`) and `load` (200 concurrent runs) sections. For the token, the `server run` gateway trusts a real OpenID
 # provider the script starts (mock-oauth2-server from the test classpath, issuer http://127.0.0.1:<port+2>/default);
-# the benchmark gets its token from the provider's token endpoint. Tables go to stdout and target/bench/code-mode.txt;
-# everything it started is stopped at the end.
+# the benchmark gets its token from the provider's token endpoint. Both gateways run under a license made for this run
+# alone (see bench_license): the community terms' 1,000 code runs a workspace a month are fewer than a warmed-up
+# measurement needs. Tables go to stdout and target/bench/code-mode.txt; everything it started is stopped at the end.
 #   BENCH_HTTP_PORT       gateway HTTP port (default 9780; HTTPS is +363; the runner gets +1000)
 #   BENCH_OIDC_PORT       the OpenID provider's port (default BENCH_HTTP_PORT + 2)
 #   BENCH_GATEWAYS        which gateways, in order (default "server-run quickstart")
@@ -63,6 +64,25 @@ stop_all() {
   fi
 }
 trap stop_all EXIT INT TERM
+
+# The community terms with a larger monthly code-run quota, signed by a key made here and trusted by these two gateways
+# only (AMCP_LICENSE_EXTRA_TRUSTED_KEYS), so the users section can warm the code-run path before it measures. Nothing
+# else of the terms changes; the key is thrown away with the run.
+bench_license() {
+  local dir now expires signature
+  command -v openssl >/dev/null || { echo "bench: openssl is needed to sign the benchmark's license" >&2; exit 1; }
+  dir="$(mktemp -d)"
+  openssl genpkey -algorithm ed25519 -out "$dir/key.pem" 2>/dev/null
+  now="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  expires="$(date -u -d '+2 days' +%Y-%m-%dT%H:%M:%SZ)"
+  printf '{"edition":"community","licensee":"AMCP benchmark","issuedAt":"%s","expiresAt":"%s","features":{"monthlyCodeRuns":1000000}}' \
+    "$now" "$expires" > "$dir/payload.json"
+  signature="$(openssl pkeyutl -sign -inkey "$dir/key.pem" -rawin -in "$dir/payload.json" | base64 -w0)"
+  export AMCP_LICENSE_EXTRA_TRUSTED_KEYS="$(openssl pkey -in "$dir/key.pem" -pubout -outform DER | base64 -w0)"
+  export AMCP_LICENSE="{\"payload\":\"$(base64 -w0 < "$dir/payload.json")\",\"signature\":\"$signature\"}"
+  rm -rf "$dir"
+}
+bench_license
 
 for p in "$port" "$runner_port" "$oidc_port"; do
   if (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then

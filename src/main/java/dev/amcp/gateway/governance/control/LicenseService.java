@@ -48,6 +48,10 @@ public class LicenseService {
     @Inject
     Event<AdminChange> changes;
 
+    /** Through the proxy, so {@link #store}'s transaction applies at start-up (a call on {@code this} bypasses it). */
+    @Inject
+    LicenseService self;
+
     private LicenseVerifier verifier;
     private volatile LicenseTerms cached;
     private volatile long cachedAt;
@@ -68,7 +72,7 @@ public class LicenseService {
                 document = Files.readString(Path.of(settings.get("AMCP_LICENSE_FILE").get()));
             }
             if (document != null) {
-                LicenseTerms terms = store(document);
+                LicenseTerms terms = self.store(document);
                 LOG.info(() -> "Installed the " + terms.edition().wire() + " license of " + terms.licensee() + " from the environment");
             }
         } catch (IOException | RuntimeException e) {
@@ -110,8 +114,13 @@ public class LicenseService {
         return LicenseTerms.community();
     }
 
+    /**
+     * Verifies and installs a license document, ungated: {@link #install} (behind the operator gate) and the start-up
+     * install from the settings are its callers. Public, and called through {@link #self}, because Liberty's CDI does
+     * not intercept package-private methods: the start-up install ran without its transaction and failed.
+     */
     @Transactional
-    LicenseTerms store(String document) {
+    public LicenseTerms store(String document) {
         LicenseVerifier.Verified verified = verifier.verify(document);
         LicenseTerms terms = verified.terms();
         if (terms.expiredAt(Instant.now())) {
