@@ -34,12 +34,17 @@ public class ToolCatalog {
     @Inject
     ToolCatalog self;
 
-    /** HTTP tools by name, and names no stored tool has (a virtual tool's, such as {@code code_execute}). */
-    private ShortCache<StoredName, Optional<McpTool>> httpTools;
+    private ShortCache<StoredName, McpTool> httpTools;
+    /**
+     * Names no stored tool has (a virtual tool's, such as {@code code_execute}), kept apart from the tools: a caller
+     * asking for many unknown names starts this cache over, never the one of the tools.
+     */
+    private ShortCache<StoredName, Optional<McpTool>> absentNames;
 
     @PostConstruct
     void configure() {
         httpTools = new ShortCache<>(settings, AccessChanges::generation);
+        absentNames = new ShortCache<>(settings, AccessChanges::generation);
     }
 
     /** Every tool this caller may use here, stored tools first, each name once, sorted by name within a kind. */
@@ -62,19 +67,21 @@ public class ToolCatalog {
      * A stored tool by name if this caller may use it; empty whether it is missing or out of scope. HTTP tools are kept
      * briefly ({@link ShortCache}; any tool, key, user, role or server change on this node drops them): looking the tool
      * up was a third of a tool call's own cost. So is a name no stored tool has: every {@code code_execute} call asked
-     * the database first (about 1 ms), since a stored tool of that name would come before the virtual one. Unknown
-     * names are bounded by the cache's size like any other key. Code tools are always read fresh, so a definer-mode
+     * the database first (about 1 ms), since a stored tool of that name would come before the virtual one. Code tools are always read fresh, so a definer-mode
      * tool's code is checked against its pinned hash as stored now. The access policy is applied on every call either way.
      */
     @Transactional(Transactional.TxType.SUPPORTS) // a kept tool needs no transaction; a lookup opens one below
     public Optional<McpTool> findStored(Caller caller, String name) {
-        return httpTools.get(new StoredName(caller.workspaceId(), name), key -> Optional.of(self.load(key)),
-                        found -> found.map(tool -> !tool.isCodeTool()).orElse(true))
-                .flatMap(found -> found)
+        return httpTools.get(new StoredName(caller.workspaceId(), name), this::loadUnlessAbsent, tool -> !tool.isCodeTool())
                 .filter(t -> ToolAccessPolicy.permits(caller, t));
     }
 
     record StoredName(long workspaceId, String name) {}
+
+    /** The stored tool of this name, or empty, from {@link #absentNames} when no tool had the name a moment ago. */
+    private Optional<McpTool> loadUnlessAbsent(StoredName key) {
+        return absentNames.get(key, k -> Optional.of(self.load(k)), Optional::isEmpty).flatMap(found -> found);
+    }
 
     /** Through {@link #self}, so the class's transaction applies to the lookup (a plain call would bypass it). */
     Optional<McpTool> load(StoredName key) {
