@@ -2,8 +2,8 @@
  * The admin editor UI under {@code /admin}: Jakarta Pages views driven by thin servlets for servers, tools, API keys
  * and (with code mode) code tools, runs, proposals and the license.
  * <ul>
- *   <li>{@code boundary}: servlets, the security filters (headers, CSRF, language) and the form-login
- *       definition (Jakarta Security, database identity store over {@code users}, PBKDF2).</li>
+ *   <li>{@code boundary}: servlets and the filters (security headers, language, sign-in by password or single
+ *       sign-on, CSRF).</li>
  *   <li>{@code control}: form parsing and validation, CSRF tokens, language choice, navigation.</li>
  *   <li>{@code entity}: form and view models the pages render.</li>
  * </ul>

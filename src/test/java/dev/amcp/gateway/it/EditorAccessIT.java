@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jboss.arquillian.container.test.api.Deployment;
@@ -56,6 +57,53 @@ class EditorAccessIT {
                 .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, r.statusCode(), r.body());
         tenant = Json.createReader(new StringReader(r.body())).readObject();
+    }
+
+    /**
+     * The sign-in is a filter, not a container constraint, so this walks every editor servlet's paths: an anonymous
+     * GET or POST of any of them but the login pages goes to the login page, and no page is served.
+     */
+    @Test
+    void everyEditorPageButTheLoginPagesSendsAnonymousVisitorsToTheLogin() throws Exception {
+        Set<String> open = Set.of("/admin/login", "/admin/lang", "/admin/sso/start", "/admin/sso/refused", "/admin/assets/x");
+        List<String> paths = editorServletPaths();
+        assertTrue(paths.containsAll(List.of("/admin", "/admin/servers", "/admin/users/x", "/admin/logout", "/admin/login")), paths.toString());
+        int checked = 0;
+        for (String path : paths) {
+            if (open.contains(path)) {
+                continue;
+            }
+            for (String method : List.of("GET", "POST")) {
+                HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(base + path))
+                        .method(method, HttpRequest.BodyPublishers.ofString("name=x"))
+                        .header("Content-Type", "application/x-www-form-urlencoded").build(), HttpResponse.BodyHandlers.ofString());
+                assertEquals(302, r.statusCode(), method + " " + path + ": " + r.body());
+                assertTrue(r.headers().firstValue("Location").orElse("").endsWith("/admin/login"), method + " " + path + " → " + r.headers().firstValue("Location"));
+                checked++;
+            }
+        }
+        assertTrue(checked >= 30, "paths checked: " + checked);
+        HttpResponse<String> login = get("/admin/login", null);
+        assertEquals(200, login.statusCode(), "the login page itself is open");
+    }
+
+    /** Every path of the editor's servlets ({@code @WebServlet} under {@code /admin}), a wildcard as {@code /x}. */
+    private static List<String> editorServletPaths() throws Exception {
+        List<String> paths = new java.util.ArrayList<>();
+        java.nio.file.Path classes = java.nio.file.Path.of("target/classes/dev/amcp/gateway/editor/boundary");
+        try (var files = java.nio.file.Files.list(classes)) {
+            for (java.nio.file.Path file : files.filter(f -> f.toString().endsWith(".class")).toList()) {
+                String name = "dev.amcp.gateway.editor.boundary." + file.getFileName().toString().replace(".class", "");
+                Class<?> type = Class.forName(name, false, EditorAccessIT.class.getClassLoader());
+                jakarta.servlet.annotation.WebServlet servlet = type.getAnnotation(jakarta.servlet.annotation.WebServlet.class);
+                if (servlet != null) {
+                    for (String pattern : servlet.value().length > 0 ? servlet.value() : servlet.urlPatterns()) {
+                        paths.add(pattern.endsWith("/*") ? pattern.substring(0, pattern.length() - 1) + "x" : pattern);
+                    }
+                }
+            }
+        }
+        return paths;
     }
 
     @Test
@@ -151,7 +199,7 @@ class EditorAccessIT {
         keep(jar, page);
         Matcher token = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"").matcher(page.body());
         assertTrue(token.find(), "the login form carries a token");
-        HttpResponse<String> signedIn = post("/admin/j_security_check", cookies(jar), "_csrf", token.group(1),
+        HttpResponse<String> signedIn = post("/admin/login", cookies(jar), "_csrf", token.group(1),
                 "j_username", tenant.getString(role), "j_password", tenant.getString("password"));
         assertEquals(302, signedIn.statusCode());
         assertFalse(signedIn.headers().firstValue("Location").orElse("").contains("/admin/login"), "signed in");

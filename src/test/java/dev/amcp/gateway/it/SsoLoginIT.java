@@ -310,7 +310,7 @@ class SsoLoginIT {
         assertFalse(login.body().contains("operator-login"), "the password form is not folded away");
         assertTrue(login.body().contains("id=\"login-form\""));
         assertEquals(404, send(browser, "GET", base + NO_SSO + "/admin/sso/start", null, null).statusCode());
-        HttpResponse<String> member = send(browser, "POST", base + NO_SSO + "/admin/j_security_check", null,
+        HttpResponse<String> member = send(browser, "POST", base + NO_SSO + "/admin/login", null,
                 form(Map.of("_csrf", csrf(login.body()), "j_username", tenant.getString("member"), "j_password", tenant.getString("password"))));
         assertEquals(302, member.statusCode());
         assertFalse(location(member).contains("/admin/login"), "a member signs in with a password: " + location(member));
@@ -401,7 +401,7 @@ class SsoLoginIT {
 
     static HttpResponse<String> passwordLogin(HttpClient browser, String username, String password) throws Exception {
         HttpResponse<String> page = send(browser, "GET", base + "/admin/login", null, null);
-        return send(browser, "POST", base + "/admin/j_security_check", null,
+        return send(browser, "POST", base + "/admin/login", null,
                 form(Map.of("_csrf", csrf(page.body()), "j_username", username, "j_password", password)));
     }
 

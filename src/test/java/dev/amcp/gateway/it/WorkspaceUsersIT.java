@@ -217,7 +217,7 @@ class WorkspaceUsersIT {
         Matcher csrf = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"").matcher(login.body());
         assertTrue(csrf.find(), login.body());
         String form = "_csrf=" + URLEncoder.encode(csrf.group(1), StandardCharsets.UTF_8) + "&j_username=" + username + "&j_password=" + PASSWORD;
-        HttpResponse<String> posted = browser.send(HttpRequest.newBuilder(URI.create(McpHttp.base() + APP + "/admin/j_security_check")).timeout(Duration.ofSeconds(30))
+        HttpResponse<String> posted = browser.send(HttpRequest.newBuilder(URI.create(McpHttp.base() + APP + "/admin/login")).timeout(Duration.ofSeconds(30))
                 .header("Content-Type", "application/x-www-form-urlencoded").POST(HttpRequest.BodyPublishers.ofString(form)).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(302, posted.statusCode(), posted.body());

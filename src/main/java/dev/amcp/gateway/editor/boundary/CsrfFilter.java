@@ -24,26 +24,9 @@ public class CsrfFilter extends HttpFilter {
             chain.doFilter(request, response); // static files need no session
             return;
         }
-        boolean safe = "GET".equals(request.getMethod()) || "HEAD".equals(request.getMethod())
-                // The login post's token is checked by EditorAuthenticationMechanism, which runs before any filter.
-                || request.getRequestURI().endsWith("/j_security_check");
+        boolean safe = "GET".equals(request.getMethod()) || "HEAD".equals(request.getMethod());
         if (safe) {
-            HttpSession session;
-            try {
-                session = request.getSession();
-            } catch (RuntimeException e) {
-                // Liberty binds a session to the user who signed in; an anonymous request (a signed-out browser that
-                // still sends the old cookie) may not use it. Drop the cookie and start over with a fresh session.
-                String name = request.getServletContext().getSessionCookieConfig().getName();
-                jakarta.servlet.http.Cookie expired = new jakarta.servlet.http.Cookie(name == null ? "JSESSIONID" : name, "");
-                expired.setPath("/");
-                expired.setMaxAge(0);
-                expired.setHttpOnly(true);
-                response.addCookie(expired);
-                String query = request.getQueryString();
-                response.sendRedirect(request.getRequestURI() + (query == null ? "" : "?" + query));
-                return;
-            }
+            HttpSession session = request.getSession();
             String token = (String) session.getAttribute(CsrfTokens.FIELD);
             if (token == null) {
                 token = CsrfTokens.newToken();

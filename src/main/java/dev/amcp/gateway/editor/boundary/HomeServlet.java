@@ -7,8 +7,8 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 
 /**
- * {@code /admin} itself goes to the servers page, a fresh login to the page asked for before it, and any other
- * unknown editor path is a 404 page.
+ * {@code /admin} itself goes to the servers page, and any other unknown editor path is a 404 page. A fresh login goes
+ * to the page asked for before it ({@link #redirectToTarget}).
  */
 @WebServlet({"/admin", "/admin/*"})
 public class HomeServlet extends EditorServlet {
@@ -16,9 +16,7 @@ public class HomeServlet extends EditorServlet {
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
         String path = request.getPathInfo();
-        if ("/j_security_check".equals(path)) {
-            redirectToTarget(request, response);
-        } else if (path == null || "/".equals(path)) {
+        if (path == null || "/".equals(path)) {
             EditorRequests.redirect(request, response, "/admin/servers");
         } else {
             notFound(request, response);
@@ -28,9 +26,9 @@ public class HomeServlet extends EditorServlet {
     /** Just signed in: go where the person wanted to go before the login page, if that is an editor page. */
     static void redirectToTarget(HttpServletRequest request, HttpServletResponse response) throws IOException {
         var session = request.getSession(false);
-        Object target = session == null ? null : session.getAttribute(EditorAuthenticationMechanism.TARGET);
+        Object target = session == null ? null : session.getAttribute(EditorSignInFilter.TARGET);
         if (session != null) {
-            session.removeAttribute(EditorAuthenticationMechanism.TARGET);
+            session.removeAttribute(EditorSignInFilter.TARGET);
         }
         EditorRequests.redirect(request, response, LanguageServlet.safeReturnPath(target == null ? null : target.toString()));
     }

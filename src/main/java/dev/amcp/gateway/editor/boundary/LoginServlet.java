@@ -10,7 +10,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 
 /**
- * The login page: the password form, which posts to {@code j_security_check} ({@link EditorAuthenticationMechanism}),
+ * The login page: the password form, which posts to this page ({@link EditorSignInFilter} answers the post),
  * and the single sign-on button when it is configured. With {@code AMCP_LOCAL_LOGIN=false} the password form is folded
  * away as the operators' way in. The mechanism sends people back here with {@code error=true} (wrong user name or
  * password), {@code error=expired} (the form's CSRF token did not match the session), {@code error=throttled} (too
@@ -36,7 +36,7 @@ public class LoginServlet extends HttpServlet {
         String error = request.getParameter("error");
         if (THROTTLED.equals(error)) {
             var session = request.getSession(false);
-            Object retryAt = session == null ? null : session.getAttribute(EditorAuthenticationMechanism.RETRY_AT);
+            Object retryAt = session == null ? null : session.getAttribute(EditorSignInFilter.RETRY_AT);
             long seconds = retryAt instanceof Long at ? (at - System.currentTimeMillis() + 999) / 1000 : 0;
             if (seconds > 0) {
                 response.setStatus(429);

@@ -5,8 +5,6 @@ import dev.amcp.gateway.editor.control.OidcCodeFlow;
 import dev.amcp.gateway.editor.entity.PendingSignIn;
 import dev.amcp.gateway.platform.entity.Message;
 import jakarta.inject.Inject;
-import jakarta.security.enterprise.AuthenticationStatus;
-import jakarta.security.enterprise.authentication.mechanism.http.HttpMessageContext;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.annotation.WebServlet;
 import jakarta.servlet.http.HttpServlet;
@@ -19,8 +17,7 @@ import java.util.Map;
 
 /**
  * Single sign-on pages: {@code /admin/sso/start} sends the browser to the identity provider (the sign-in started is
- * kept in the session, see {@link PendingSignIn}); {@code /admin/sso/callback}, once {@link EditorAuthenticationMechanism}
- * has signed the person in, goes on to the page they wanted; {@code /admin/sso/refused} says, in the page's language
+ * kept in the session, see {@link PendingSignIn}); {@code /admin/sso/callback} is {@link EditorSignInFilter}'s; {@code /admin/sso/refused} says, in the page's language
  * and with status 403, why a sign-in was refused.
  */
 @WebServlet("/admin/sso/*")
@@ -41,8 +38,6 @@ public class SsoServlet extends HttpServlet {
             start(request, response);
         } else if ("/refused".equals(path)) {
             refused(request, response);
-        } else if ("/callback".equals(path) && request.getUserPrincipal() != null) {
-            HomeServlet.redirectToTarget(request, response);
         } else {
             EditorRequests.renderError(request, response, HttpServletResponse.SC_NOT_FOUND,
                     EditorMessages.get(EditorRequests.locale(request), "error.notFound"));
@@ -108,8 +103,8 @@ public class SsoServlet extends HttpServlet {
     }
 
     /** Sends the browser to the refusal page, which shows this message once. */
-    static AuthenticationStatus refuse(HttpServletRequest request, HttpMessageContext context, Message refusal) {
+    static void refuse(HttpServletRequest request, HttpServletResponse response, Message refusal) throws IOException {
         EditorRequests.keepOnce(request, REFUSAL, refusal);
-        return context.redirect(request.getContextPath() + "/admin/sso/refused");
+        EditorRequests.redirect(request, response, "/admin/sso/refused");
     }
 }

@@ -51,6 +51,9 @@ public class WorkspaceService {
     @Inject
     Event<AdminChange> changes;
 
+    /** A hash no password matches, checked against for unknown user names. */
+    private volatile String unknownUserHash;
+
     /** Creates a workspace with its three built-in roles: admin (everything but inlineCode), member, viewer. */
     public Workspace createWorkspace(String slug, String name) {
         requireSlug(slug, "Workspace slug");
@@ -264,6 +267,28 @@ public class WorkspaceService {
         }
         return em.createNamedQuery(UserAccount.BY_USERNAME, UserAccount.class).setParameter("username", username)
                 .getResultStream().findFirst().flatMap(user -> AccountCallers.of(em, user, null));
+    }
+
+    /**
+     * The account a password signs in to: an enabled user with that name and password, or empty. Unknown names cost
+     * the same hash as known ones, so the answer's time does not tell which names exist.
+     */
+    public Optional<String> passwordSignIn(String username, String password) {
+        if (username == null || password == null || username.isBlank()) {
+            return Optional.empty();
+        }
+        UserAccount user = em.createNamedQuery(UserAccount.BY_USERNAME, UserAccount.class).setParameter("username", username.strip())
+                .getResultStream().findFirst().filter(u -> u.isEnabled() && u.getPasswordHash() != null).orElse(null);
+        boolean matches = passwordHash.verify(password.toCharArray(), user == null ? unknownUserHash() : user.getPasswordHash());
+        return user != null && matches ? Optional.of(user.getUsername()) : Optional.empty();
+    }
+
+    private String unknownUserHash() {
+        String hash = unknownUserHash;
+        if (hash == null) {
+            unknownUserHash = hash = passwordHash.generate(java.util.UUID.randomUUID().toString().toCharArray());
+        }
+        return hash;
     }
 
     /** User names of a workspace by id, for showing who owns what. */

@@ -99,6 +99,16 @@ final class Browser implements AutoCloseable {
         wait.until(d -> java.net.URI.create(d.getCurrentUrl()).getPath().startsWith(pathPrefix));
     }
 
+    /** Waits until the page shows one of these elements (after a click whose answer is the same page). */
+    void waitForAny(String... css) {
+        wait.until(d -> java.util.Arrays.stream(css).anyMatch(this::present));
+    }
+
+    /** Waits until the address contains this text (a form submitted with GET). */
+    void waitForUrlContaining(String text) {
+        wait.until(d -> d.getCurrentUrl().contains(text));
+    }
+
     void login(String user, String password) {
         login(user, password, true);
     }

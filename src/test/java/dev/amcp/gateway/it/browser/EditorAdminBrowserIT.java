@@ -48,6 +48,7 @@ class EditorAdminBrowserIT extends EditorBrowserSetup {
         browser.select("#role", role);
         browser.type("#password", password);
         browser.click("#add-user");
+        browser.waitForAny("#flash", "#form-error"); // created (back on the list) or refused (the form again)
     }
 
     @Test
@@ -220,10 +221,12 @@ class EditorAdminBrowserIT extends EditorBrowserSetup {
 
         browser.select("#filter-kind", "role");
         browser.click("#filter-apply");
+        browser.waitForUrlContaining("kind=role");
         assertTrue(browser.present("tr[data-kind='role'][data-subject='audited']"));
         assertFalse(browser.present("tr[data-kind='user']"), "only role changes");
         browser.type("#filter-actor", tenant.getString("member"));
         browser.click("#filter-apply");
+        browser.waitForUrlContaining("actor=");
         assertTrue(browser.present("#audit-empty"), "the member changed nothing");
 
         browser.open("/admin/audit?limit=0");

@@ -156,7 +156,7 @@ class EditorBrowserIT extends EditorBrowserSetup {
         String user = tenant().getString("admin");
         String password = tenant().getString("password");
         // A cross-site form post has neither the login page's session nor its token.
-        HttpResponse<String> forged = postForm("/admin/j_security_check", null, "j_username", user, "j_password", password);
+        HttpResponse<String> forged = postForm("/admin/login", null, "j_username", user, "j_password", password);
         assertEquals(302, forged.statusCode());
         String expired = forged.headers().firstValue("Location").orElse("");
         assertTrue(expired.endsWith("/admin/login?error=expired"), expired);
@@ -168,12 +168,12 @@ class EditorBrowserIT extends EditorBrowserSetup {
         String session = sessionCookie(page);
         java.util.regex.Matcher token = java.util.regex.Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"").matcher(page.body());
         assertTrue(token.find(), "the login form carries a token");
-        HttpResponse<String> wrongToken = postForm("/admin/j_security_check", session, "_csrf", "forged-token",
+        HttpResponse<String> wrongToken = postForm("/admin/login", session, "_csrf", "forged-token",
                 "j_username", user, "j_password", password);
         assertTrue(wrongToken.headers().firstValue("Location").orElse("").endsWith("/admin/login?error=expired"));
         assertFalse(setsSignOnCookie(wrongToken), "a wrong token with the right password does not sign in");
 
-        HttpResponse<String> signedIn = postForm("/admin/j_security_check", session, "_csrf", token.group(1),
+        HttpResponse<String> signedIn = postForm("/admin/login", session, "_csrf", token.group(1),
                 "j_username", user, "j_password", password);
         assertEquals(302, signedIn.statusCode());
         assertFalse(signedIn.headers().firstValue("Location").orElse("").contains("/admin/login"), signedIn.headers().map().toString());
