@@ -8,7 +8,8 @@
 # client side by side, connections kept alive; the issue's targets beside the figures) and, on the `server run`
 # gateway, the `mcp` (gateway added latency, 8 clients, with an API key and with an OAuth access token in the same
 # rounds), `revisions` (2025-11-25 against the stateless 2026-07-28: tools/call added latency and code_execute
-# `return 1`) and `load` (200 concurrent runs) sections. For the token, the `server run` gateway trusts a real OpenID
+# `return 1`), `upstream` (an upstream MCP server, server-everything from npm, registered on the demo server: the added
+# latency of its tools/call over calling it directly, 8 SDK clients) and `load` (200 concurrent runs) sections. For the token, the `server run` gateway trusts a real OpenID
 # provider the script starts (mock-oauth2-server from the test classpath, issuer http://127.0.0.1:<port+2>/default);
 # the benchmark gets its token from the provider's token endpoint. Both gateways run under a license made for this run
 # alone (see bench_license): the community terms' 1,000 code runs a workspace a month are fewer than a warmed-up
@@ -16,7 +17,7 @@
 #   BENCH_HTTP_PORT       gateway HTTP port (default 9780; HTTPS is +363; the runner gets +1000)
 #   BENCH_OIDC_PORT       the OpenID provider's port (default BENCH_HTTP_PORT + 2)
 #   BENCH_GATEWAYS        which gateways, in order (default "server-run quickstart")
-#   BENCH_ONLY            sections on the server-run gateway (default users,mcp,revisions,load; also latency,bridge)
+#   BENCH_ONLY            sections on the server-run gateway (default users,mcp,revisions,upstream,load; also latency,bridge)
 #   BENCH_QUICKSTART_ONLY sections on the quick-start gateway (default users)
 #   BENCH_ARGS            extra CodeModeBench options, e.g. "--users-runs 500 --mcp-requests 40000 --warmup-seconds 60"
 set -euo pipefail
@@ -25,6 +26,7 @@ cd "$(dirname "$0")/.."
 port="${BENCH_HTTP_PORT:-9780}"
 runner_port="$((port + 1000))"
 oidc_port="${BENCH_OIDC_PORT:-$((port + 2))}"
+everything_port="$((port + 6))"   # server-everything, the upstream MCP server of the upstream section
 issuer="http://127.0.0.1:$oidc_port/default"
 base="http://127.0.0.1:$port"
 key="${BENCH_API_KEY:-amcp-bench-$(head -c 18 /dev/urandom | base64 | tr -d '/+=')}"
@@ -55,8 +57,14 @@ stop_gateway() {
   fi
 }
 oidc_pid=""
+everything_pid=""
 stop_all() {
   stop_gateway
+  if [ -n "$everything_pid" ]; then
+    kill -TERM -- "-$everything_pid" 2>/dev/null || kill -TERM "$everything_pid" 2>/dev/null || true
+    wait "$everything_pid" 2>/dev/null || true
+    everything_pid=""
+  fi
   if [ -n "$oidc_pid" ]; then
     kill "$oidc_pid" 2>/dev/null || true
     wait "$oidc_pid" 2>/dev/null || true
@@ -84,7 +92,7 @@ bench_license() {
 }
 bench_license
 
-for p in "$port" "$runner_port" "$oidc_port"; do
+for p in "$port" "$runner_port" "$oidc_port" "$everything_port"; do
   if (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
     echo "bench: port $p is in use; set BENCH_HTTP_PORT" >&2
     exit 1
@@ -127,8 +135,24 @@ start_oidc() {
   cat "$out/oidc.log"; echo "bench: the OpenID provider is not ready" >&2; exit 1
 }
 
+# The upstream section's MCP server: the same package and mode as the integration tests (EverythingUpstream), in a
+# process group of its own (npx starts node as a child).
+start_everything() {
+  [ -n "$everything_pid" ] && return 0
+  say "starting server-everything (npm @modelcontextprotocol/server-everything@2026.8.31) on port $everything_port (log: $out/everything.log)"
+  PORT="$everything_port" setsid npx -y @modelcontextprotocol/server-everything@2026.8.31 streamableHttp > "$out/everything.log" 2>&1 < /dev/null &
+  everything_pid=$!
+  for _ in $(seq 1 360); do
+    grep -q "listening on port $everything_port" "$out/everything.log" 2>/dev/null && return 0
+    kill -0 "$everything_pid" 2>/dev/null || { cat "$out/everything.log"; echo "bench: server-everything failed to start" >&2; exit 1; }
+    sleep 0.5
+  done
+  cat "$out/everything.log"; echo "bench: server-everything did not start" >&2; exit 1
+}
+
 start_server_run() {
   start_oidc
+  case ",${BENCH_ONLY:-users,mcp,revisions,upstream,load}," in *,upstream,*) start_everything ;; esac
   say "starting a local code runner on port $runner_port (log: $out/runner.log)"
   CODE_RUNNER_TOKEN="$token" CODE_RUNNER_PORT="$runner_port" CODE_RUNNER_HOST=127.0.0.1 \
     runner-image/run-local.sh > "$out/runner.log" 2>&1 &
@@ -141,6 +165,7 @@ start_server_run() {
   rm -rf target/liberty/wlp/usr/servers/amcp/data   # a fresh demo database, as the quick start makes
   say "starting the gateway with Liberty's server run on $base, OAuth for MCP clients on (issuer $issuer) (log: $out/gateway.log)"
   CODE_RUNNER_URL="ws://127.0.0.1:$runner_port" CODE_RUNNER_TOKEN="$token" AMCP_HTTP_PORT="$port" AMCP_HTTPS_PORT="$((port + 363))" \
+    AMCP_UPSTREAM_EVERYTHING="http://127.0.0.1:$everything_port" \
     AMCP_OIDC_ISSUER="$issuer" AMCP_PUBLIC_URL="$base" AMCP_DEMO=true AMCP_DEMO_API_KEY="$key" setsid target/liberty/wlp/bin/server run amcp > "$out/gateway.log" 2>&1 &
   gateway_pid=$!
   wait_ready "$out/gateway.log"
@@ -181,7 +206,8 @@ printf '# bench/code-mode.sh, commit %s, %s, %s cores (%s), free page reporting 
   "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)" "$reporting" "$(uptime | sed 's/^ *//')" | tee -a "$out/code-mode.txt"
 for gateway in ${BENCH_GATEWAYS:-server-run quickstart}; do
   case "$gateway" in
-    server-run) start_server_run; run_bench "server run" "${BENCH_ONLY:-users,mcp,revisions,load}" "--oauth-token-url $issuer/token" ;;
+    server-run) start_server_run; run_bench "server run" "${BENCH_ONLY:-users,mcp,revisions,upstream,load}" \
+      "--oauth-token-url $issuer/token --upstream-url http://127.0.0.1:$everything_port" ;;
     quickstart) start_quickstart; run_bench "quickstart.sh" "${BENCH_QUICKSTART_ONLY:-users}" "" ;;
     *) echo "bench: unknown gateway '$gateway' in BENCH_GATEWAYS (server-run, quickstart)" >&2; exit 2 ;;
   esac

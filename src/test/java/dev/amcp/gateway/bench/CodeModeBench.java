@@ -32,7 +32,7 @@ import java.util.regex.Pattern;
  *
  * <pre>
  * java -cp TEST_CLASSPATH src/test/java/dev/amcp/gateway/bench/CodeModeBench.java --base http://127.0.0.1:9780 --key KEY \
- *     [--only users,latency,bridge,mcp,revisions,load] [--oauth-token-url http://127.0.0.1:9782/default/token]
+ *     [--only users,latency,bridge,mcp,revisions,upstream,load] [--oauth-token-url http://127.0.0.1:9782/default/token]
  * </pre>
  *
  * With {@code --oauth-token-url} the {@code mcp} section also measures {@code tools/call} with an OAuth access token
@@ -74,7 +74,7 @@ public final class CodeModeBench {
         String base = opts.getOrDefault("base", "http://127.0.0.1:9780");
         String key = opts.get("key");
         if (key == null) {
-            System.err.println("usage: CodeModeBench --base URL --key API_KEY [--only users,latency,bridge,mcp,revisions,load] [--client socket|jdk] [--oauth-token-url URL]");
+            System.err.println("usage: CodeModeBench --base URL --key API_KEY [--only users,latency,bridge,mcp,revisions,upstream,load] [--client socket|jdk] [--oauth-token-url URL]");
             System.exit(2);
         }
         Mcp.useJdk = "jdk".equals(opts.getOrDefault("client", "socket"));
@@ -99,6 +99,9 @@ public final class CodeModeBench {
         }
         if (only.contains("revisions")) {
             bench.revisions();
+        }
+        if (only.contains("upstream")) {
+            bench.upstream();
         }
         if (only.contains("load")) {
             bench.load();
@@ -272,6 +275,13 @@ public final class CodeModeBench {
                 for (int i = 0; i < calls; i++) {
                     direct[i] = c.call("customer_get", Map.of("customerId", 1 + i % 200));
                 }
+                // The same pacing as the paced code_execute, so that its ratio compares like with like: on an idle machine
+                // every call pays the wake-ups of its threads, which back-to-back calls do not.
+                long[] directPaced = new long[paced];
+                for (int i = 0; i < paced; i++) {
+                    Thread.sleep(gapMs);
+                    directPaced[i] = c.call("customer_get", Map.of("customerId", 1 + i % 200));
+                }
                 long[] bridgeRun = new long[reps];
                 long[] clientCalls = new long[reps];
                 for (int r = 0; r < reps; r++) {
@@ -297,26 +307,27 @@ public final class CodeModeBench {
                     }
                     Stats f = Stats.of(fresh);
                     Stats fp = Stats.of(freshPaced);
-                    freshRow = new String[] {"plain socket, a new connection per call", ms(f.p50), ms(f.p99), ms(fp.p50), ms(fp.p99), "", "", "", "", "", "", ""};
+                    freshRow = new String[] {"plain socket, a new connection per call", ms(f.p50), ms(f.p99), ms(fp.p50), ms(fp.p99), "", "", "", "", "", "", "", ""};
                 }
                 Stats b = Stats.of(b2b);
                 Stats p = Stats.of(spaced);
                 Stats d = Stats.of(direct);
+                Stats dp = Stats.of(directPaced);
                 Stats br = Stats.of(bridgeRun);
                 Stats cc = Stats.of(clientCalls);
-                rows.add(new String[] {c.name(), ms(b.p50), ms(b.p99), ms(p.p50), ms(p.p99), ms(d.p50), ms(d.p99),
-                        String.format(Locale.ROOT, "%.1f", b.p50 / d.p50), String.format(Locale.ROOT, "%.1f", p.p50 / d.p50), ms(br.p50), ms(cc.p50),
+                rows.add(new String[] {c.name(), ms(b.p50), ms(b.p99), ms(p.p50), ms(p.p99), ms(d.p50), ms(d.p99), ms(dp.p50),
+                        String.format(Locale.ROOT, "%.1f", b.p50 / d.p50), String.format(Locale.ROOT, "%.1f", p.p50 / dp.p50), ms(br.p50), ms(cc.p50),
                         String.format(Locale.ROOT, "%.2f", br.p50 / cc.p50)});
                 if ("sdk".equals(kind)) {
-                    sdkFigures = new double[] {b.p50, b.p99, p.p50, p.p99, b.p50 / d.p50, br.p50 / cc.p50};
+                    sdkFigures = new double[] {b.p50, b.p99, p.p50, p.p99, b.p50 / d.p50, p.p50 / dp.p50, br.p50 / cc.p50};
                 }
             }
         }
         System.out.printf(Locale.ROOT, "%n## What MCP clients get (%s): one client, its connection kept alive, %d back-to-back and %d paced (one every %d ms) code_execute `return 1`,"
                 + " %d tools/call customer_get, %d repetitions of the bridge comparison%n", label, runs, paced, gapMs, calls, reps);
         System.out.println("Warm-up: " + String.join("; ", warm));
-        System.out.println("| client | code_execute back to back p50 | p99 | paced p50 | p99 | customer_get p50 | p99 | ratio b2b | ratio paced | 1 code_execute, 100 amcp.run | 100 client tools/call | bridge ratio |");
-        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|");
+        System.out.println("| client | code_execute back to back p50 | p99 | paced p50 | p99 | customer_get back to back p50 | p99 | customer_get paced p50 | ratio b2b | ratio paced | 1 code_execute, 100 amcp.run | 100 client tools/call | bridge ratio |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         if (freshRow != null) {
             rows.add(freshRow);
         }
@@ -326,8 +337,8 @@ public final class CodeModeBench {
         if (sdkFigures != null) {
             double[] f = sdkFigures;
             System.out.printf(Locale.ROOT, "targets (SDK client): code_execute p50 ≤ 15 ms: back to back %s, paced %s; p99 ≤ 40 ms: back to back %s, paced %s;"
-                    + " code_execute ÷ customer_get ≤ 6: %s; 100 amcp.run ÷ 100 tools/call ≤ 0.5: %s%n",
-                    met(f[0] <= 15e6), met(f[2] <= 15e6), met(f[1] <= 40e6), met(f[3] <= 40e6), met(f[4] <= 6), met(f[5] <= 0.5));
+                    + " code_execute ÷ customer_get ≤ 6: back to back %s, paced %s; 100 amcp.run ÷ 100 tools/call ≤ 0.5: %s%n",
+                    met(f[0] <= 15e6), met(f[2] <= 15e6), met(f[1] <= 40e6), met(f[3] <= 40e6), met(f[4] <= 6), met(f[5] <= 6), met(f[6] <= 0.5));
         }
     }
 
@@ -353,8 +364,17 @@ public final class CodeModeBench {
         final io.modelcontextprotocol.client.McpSyncClient client;
 
         SdkUserClient(String base, String key) {
-            var transport = io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport.builder(base).endpoint("/mcp/demo")
-                    .httpRequestCustomizer((builder, method, uri, body, context) -> builder.setHeader("Authorization", "Bearer " + key)).build();
+            this(base, "/mcp/demo", key);
+        }
+
+        /** A client of {@code endpoint}, with the API key as its bearer, or none when {@code key} is null. */
+        SdkUserClient(String base, String endpoint, String key) {
+            var transport = io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport.builder(base).endpoint(endpoint)
+                    .httpRequestCustomizer((builder, method, uri, body, context) -> {
+                        if (key != null) {
+                            builder.setHeader("Authorization", "Bearer " + key);
+                        }
+                    }).build();
             client = io.modelcontextprotocol.client.McpClient.sync(transport).requestTimeout(Duration.ofSeconds(60))
                     .initializationTimeout(Duration.ofSeconds(30)).build();
             client.initialize();
@@ -414,6 +434,80 @@ public final class CodeModeBench {
 
         @Override
         public void close() {
+        }
+    }
+
+    /**
+     * An upstream MCP server through the gateway: {@code tools/call} of server-everything's {@code echo} registered on
+     * the demo server ({@code ev_echo}) against the same call straight to server-everything, both with the official MCP
+     * Java SDK client, {@code upstream-clients} clients (default 8) each with its own kept-alive connection; a warm-up of
+     * both, then {@code upstream-rounds} rounds that alternate the two so that a drift of the machine touches both alike.
+     * {@code --upstream-url} is server-everything's base URL, which the gateway knows as {@code AMCP_UPSTREAM_EVERYTHING}.
+     */
+    void upstream() throws Exception {
+        String upstreamBase = opts.get("upstream-url");
+        if (upstreamBase == null) {
+            throw new IllegalArgumentException("the upstream section needs --upstream-url (server-everything's base URL)");
+        }
+        int clients = opt("upstream-clients", 8);
+        int warmup = opt("upstream-warmup", 20000);
+        int requests = opt("upstream-requests", 8000);
+        int rounds = opt("upstream-rounds", 3);
+        HttpResponse<String> registered = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base + "/api/upstream-servers"))
+                .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"server\":\"demo\",\"name\":\"everything\","
+                        + "\"url\":\"${AMCP_UPSTREAM_EVERYTHING}/mcp\",\"prefix\":\"ev_\"}")).build(), HttpResponse.BodyHandlers.ofString());
+        if (registered.statusCode() != 201) {
+            throw new IllegalStateException("registering server-everything: " + registered.statusCode() + " " + registered.body());
+        }
+        java.util.function.Supplier<UserClient> direct = () -> new SdkUserClient(upstreamBase, "/mcp", null);
+        java.util.function.Supplier<UserClient> gateway = () -> new SdkUserClient(base, key);
+        long w0 = System.nanoTime();
+        concurrentSdk(direct, "echo", clients, warmup);
+        concurrentSdk(gateway, "ev_echo", clients, warmup);
+        System.out.printf(Locale.ROOT, "%n## Upstream MCP server: %d concurrent MCP Java SDK clients (own kept-alive connection each), tools/call echo of"
+                + " server-everything directly and through the gateway (ev_echo), %d rounds in turn, %d calls per row after a warm-up of %d calls each way (%.1f s)%n",
+                clients, rounds, requests, warmup, (System.nanoTime() - w0) / 1e9);
+        System.out.println("| request | p50 | p90 | p99 |");
+        System.out.println("|---|---|---|---|");
+        List<Double> added = new ArrayList<>();
+        for (int round = 1; round <= rounds; round++) {
+            Stats d = concurrentSdk(direct, "echo", clients, requests);
+            Stats g = concurrentSdk(gateway, "ev_echo", clients, requests);
+            System.out.printf(Locale.ROOT, "| round %d: echo straight to server-everything | %s | %s | %s |%n", round, ms(d.p50), ms(d.p90), ms(d.p99));
+            System.out.printf(Locale.ROOT, "| round %d: ev_echo through the gateway | %s | %s | %s |%n", round, ms(g.p50), ms(g.p90), ms(g.p99));
+            added.add(g.p50 - d.p50);
+        }
+        System.out.printf(Locale.ROOT, "gateway added latency over the upstream MCP server, %d clients: p50 %s (median of rounds %s); target ≤ 2 ms: %s%n",
+                clients, ms(median(added)), added.stream().map(CodeModeBench::ms).toList(), met(median(added) <= 2e6));
+    }
+
+    /** {@code requests} calls of {@code tool} spread over {@code clients} SDK clients, each its own connection, initialized first. */
+    static Stats concurrentSdk(java.util.function.Supplier<UserClient> factory, String tool, int clients, int requests) throws Exception {
+        List<UserClient> open = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        try {
+            for (int i = 0; i < clients; i++) {
+                open.add(factory.get());
+            }
+            long[] nanos = new long[requests / clients * clients];
+            AtomicInteger next = new AtomicInteger();
+            List<Future<?>> running = new ArrayList<>();
+            for (UserClient client : open) {
+                running.add(pool.submit(() -> {
+                    for (int i = 0; i < requests / clients; i++) {
+                        nanos[next.getAndIncrement()] = client.call(tool, Map.of("message", "hi"));
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : running) {
+                f.get();
+            }
+            return Stats.of(nanos);
+        } finally {
+            pool.shutdownNow();
+            open.forEach(UserClient::close);
         }
     }
 

@@ -5,34 +5,22 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.amcp.gateway.workspace.control.OperatorBootstrap;
-import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
@@ -338,82 +326,6 @@ class UpstreamMcpIT {
         JsonObject again = register(ws, "{\"server\":\"main\",\"name\":\"again\",\"url\":\"${AMCP_UPSTREAM_EVERYTHING}/mcp\",\"prefix\":\"ev_\"}", 201);
         assertTrue(again.getJsonArray("tools").isEmpty(), again.toString());
         assertTrue(again.getJsonArray("skipped").toString().contains("already exists"), again.toString());
-    }
-
-    /**
-     * {@code tools/call} of server-everything's {@code echo} through the gateway ({@code ev_echo}) against the same call
-     * straight to the upstream, both with the official SDK client, 8 clients (-Dit.benchmark.clients) each reusing its
-     * connection: a warm-up of both, then rounds that alternate the two so machine load hits both alike
-     * (-Dit.benchmark.rounds, -Dit.benchmark.requests per round, -Dit.benchmark.warmup). Opt-in (-Dit.benchmark=true);
-     * figures go to target/benchmark-upstream-mcp.txt.
-     */
-    @Test
-    void benchmarkTheGatewaysAddedLatencyOverTheUpstream() throws Exception {
-        assumeTrue(Boolean.getBoolean("it.benchmark"), "benchmark not requested (-Dit.benchmark=true)");
-        Ws ws = workspace();
-        registerEverything(ws);
-        int clients = Integer.getInteger("it.benchmark.clients", 8);
-        int warmup = Integer.getInteger("it.benchmark.warmup", 2000);
-        int requests = Integer.getInteger("it.benchmark.requests", 2000);
-        int rounds = Integer.getInteger("it.benchmark.rounds", 3);
-        Supplier<McpSyncClient> gateway = () -> McpHttp.sdkClient(APP + "/mcp/main", ws.memberKey());
-        Supplier<McpSyncClient> direct = () -> McpClient.sync(
-                HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + EverythingUpstream.port())
-                        .endpoint("/mcp").build()).requestTimeout(Duration.ofSeconds(30)).build();
-        measure(direct, "echo", clients, warmup);
-        measure(gateway, "ev_echo", clients, warmup);
-        StringBuilder report = new StringBuilder();
-        List<Double> added = new ArrayList<>();
-        for (int round = 1; round <= rounds; round++) {
-            double[] d = measure(direct, "echo", clients, requests);
-            double[] g = measure(gateway, "ev_echo", clients, requests);
-            added.add(g[0] - d[0]);
-            report.append(String.format(Locale.ROOT, "round %d: direct p50 %.3f ms p99 %.3f ms | gateway p50 %.3f ms p99 %.3f ms | added p50 %.3f ms (x%.2f)%n",
-                    round, d[0], d[1], g[0], g[1], g[0] - d[0], g[0] / d[0]));
-        }
-        Collections.sort(added);
-        report.append(String.format(Locale.ROOT, "added p50, median round: %.3f ms (%d clients, %d calls per round each way, warm-up %d)%n",
-                added.get(added.size() / 2), clients, requests, warmup));
-        System.out.println(report);
-        Files.writeString(Path.of("target", "benchmark-upstream-mcp.txt"), report);
-    }
-
-    /** p50 and p99 in ms of {@code requests} calls spread over {@code clients} SDK clients, each its own connection. */
-    static double[] measure(Supplier<McpSyncClient> factory, String tool, int clients, int requests) throws Exception {
-        List<McpSyncClient> open = new ArrayList<>();
-        ExecutorService pool = Executors.newFixedThreadPool(clients);
-        try {
-            for (int i = 0; i < clients; i++) {
-                McpSyncClient client = factory.get();
-                client.initialize();
-                open.add(client);
-            }
-            List<Long> nanos = Collections.synchronizedList(new ArrayList<>());
-            List<Future<?>> futures = new ArrayList<>();
-            for (McpSyncClient client : open) {
-                futures.add(pool.submit(() -> {
-                    McpSchema.CallToolRequest call = new McpSchema.CallToolRequest(tool, Map.of("message", "hi"));
-                    for (int i = 0; i < requests / clients; i++) {
-                        long t0 = System.nanoTime();
-                        McpSchema.CallToolResult r = client.callTool(call);
-                        nanos.add(System.nanoTime() - t0);
-                        if (Boolean.TRUE.equals(r.isError())) {
-                            throw new IllegalStateException(r.toString());
-                        }
-                    }
-                    return null;
-                }));
-            }
-            for (Future<?> f : futures) {
-                f.get();
-            }
-            List<Long> sorted = new ArrayList<>(nanos);
-            Collections.sort(sorted);
-            return new double[] {sorted.get(sorted.size() / 2) / 1e6, sorted.get((int) (sorted.size() * 0.99)) / 1e6};
-        } finally {
-            pool.shutdownNow();
-            open.forEach(McpSyncClient::close);
-        }
     }
 
     static HttpResponse<String> send(String method, String path, String key, String body) throws Exception {
