@@ -80,6 +80,7 @@ class EditorBrowserIT extends EditorBrowserSetup {
         browser.type("#j_password", tenant().getString("password"));
         browser.driver.executeScript("document.querySelector('#login-form input[name=_csrf]').value = 'forged-token'");
         browser.click("#login-submit");
+        browser.waitForUrlContaining("error=expired"); // the page before it showed an error too: read the new one
         assertTrue(browser.text("#login-error").contains("expired"), browser.text("#login-error"));
         assertTrue(browser.driver.getCurrentUrl().contains("/admin/login"), browser.driver.getCurrentUrl());
         assertFalse(browser.present("#who"), "not signed in");
