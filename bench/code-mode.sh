@@ -9,7 +9,7 @@
 # gateway, the `mcp` (gateway added latency, 8 clients, with an API key and with an OAuth access token in the same
 # rounds), `revisions` (2025-11-25 against the stateless 2026-07-28: tools/call added latency and code_execute
 # `return 1`), `upstream` (an upstream MCP server, server-everything from npm, registered on the demo server: the added
-# latency of its tools/call over calling it directly, 8 SDK clients) and `load` (200 concurrent runs) sections. For the token, the `server run` gateway trusts a real OpenID
+# latency of its tools/call over calling it directly, 8 socket clients, then 1, then 8 SDK clients) and `load` (200 concurrent runs) sections. For the token, the `server run` gateway trusts a real OpenID
 # provider the script starts (mock-oauth2-server from the test classpath, issuer http://127.0.0.1:<port+2>/default);
 # the benchmark gets its token from the provider's token endpoint. Both gateways run under a license made for this run
 # alone (see bench_license): the community terms' 1,000 code runs a workspace a month are fewer than a warmed-up

@@ -20,7 +20,7 @@ public class CsrfFilter extends HttpFilter {
     @Override
     protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws IOException, ServletException {
-        if (request.getRequestURI().startsWith(request.getContextPath() + "/admin/assets/")) {
+        if (EditorRequests.isAsset(request)) {
             chain.doFilter(request, response); // static files need no session
             return;
         }

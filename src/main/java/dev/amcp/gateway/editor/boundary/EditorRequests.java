@@ -107,6 +107,21 @@ final class EditorRequests {
         return value;
     }
 
+    /**
+     * The request's path inside the application as the container mapped it (servlet path and path info: decoded, dot
+     * segments and path parameters gone), so the editor's filters decide on the path the servlet serves, never on a
+     * spelling of it such as {@code /admin/assets/../servers}.
+     */
+    static String path(HttpServletRequest request) {
+        String info = request.getPathInfo();
+        return request.getServletPath() + (info == null ? "" : info);
+    }
+
+    /** A static file of the editor (scripts, styles): no session, no sign-in, cacheable. */
+    static boolean isAsset(HttpServletRequest request) {
+        return path(request).startsWith("/admin/assets/");
+    }
+
     static void redirect(HttpServletRequest request, HttpServletResponse response, String path) throws IOException {
         response.sendRedirect(request.getContextPath() + path);
     }

@@ -72,8 +72,8 @@ public class EditorSignInFilter extends HttpFilter {
     @Override
     protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws IOException, ServletException {
-        String path = request.getRequestURI().substring(request.getContextPath().length());
-        if (path.startsWith("/admin/assets/")) {
+        String path = EditorRequests.path(request);
+        if (EditorRequests.isAsset(request)) {
             chain.doFilter(request, response); // static files need no session
             return;
         }

@@ -12,7 +12,7 @@ import java.io.IOException;
 /**
  * The login page: the password form, which posts to this page ({@link EditorSignInFilter} answers the post),
  * and the single sign-on button when it is configured. With {@code AMCP_LOCAL_LOGIN=false} the password form is folded
- * away as the operators' way in. The mechanism sends people back here with {@code error=true} (wrong user name or
+ * away as the operators' way in. The sign-in filter sends people back here with {@code error=true} (wrong user name or
  * password), {@code error=expired} (the form's CSRF token did not match the session), {@code error=throttled} (too
  * many failures: answered with 429 and {@code Retry-After} while the wait lasts) or {@code error=local} (passwords
  * are for operators only).

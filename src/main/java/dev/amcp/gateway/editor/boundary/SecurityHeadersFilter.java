@@ -33,7 +33,7 @@ public class SecurityHeadersFilter extends HttpFilter {
         if (EditorRequests.isSecure(request)) {
             response.setHeader("Strict-Transport-Security", "max-age=31536000");
         }
-        if (!request.getRequestURI().startsWith(request.getContextPath() + "/admin/assets/")) {
+        if (!EditorRequests.isAsset(request)) {
             response.setHeader("Cache-Control", "no-store");
         }
         chain.doFilter(request, response);
