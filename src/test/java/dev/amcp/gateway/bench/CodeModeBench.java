@@ -230,19 +230,23 @@ public final class CodeModeBench {
      * connection is kept alive as every SDK keeps it) and the plain socket client (one kept-alive socket, TCP_NODELAY).
      * For each: a warm-up (reported), {@code code_execute return 1} back to back and paced, {@code tools/call
      * customer_get}, and one {@code code_execute} making 100 sequential {@code amcp.run} against 100 sequential client
-     * calls; for the socket client also back to back and paced with a new connection per call. About 720 code runs in
-     * all with the defaults, so that with the load section (200) a fresh demo workspace stays within its 1,000 runs a
-     * month. Prints one table with the issue's targets beside the figures.
+     * calls; for the socket client also back to back and paced with a new connection per call. The warm-up gives each
+     * path as many calls as the others get: 2,000 client {@code tools/call}, 20 bridge runs of 100 calls (2,000 bridge
+     * calls) and 1,000 code runs. With 300 runs and 5 bridge runs, the JIT was still compiling the run and bridge paths
+     * while they were measured (its compiler threads spent 4 ms of CPU per run), and the bridge ratio compared a cold
+     * path with a warm one. About 2,700 code runs per gateway in all: more than the community terms allow a month,
+     * which the benchmark's own license (bench/code-mode.sh) allows. Prints one table with the issue's targets beside
+     * the figures.
      */
     void users() throws Exception {
         int warmCalls = opt("users-warmup-calls", 2000);
-        int warmRuns = opt("users-warmup-runs", 300); // the code-run path, which no other warm-up exercises (the bench license allows it)
-        int warmBridgeRuns = opt("users-warmup-bridge-runs", 5);
+        int warmRuns = opt("users-warmup-runs", 1000); // the code-run path, which no other warm-up exercises (the bench license allows it)
+        int warmBridgeRuns = opt("users-warmup-bridge-runs", 20); // as many bridge calls as client calls
         int runs = opt("users-runs", 150);
         int paced = opt("users-paced-runs", 100);
         int gapMs = opt("latency-gap-ms", 100);
         int calls = opt("users-calls", 1000);
-        int reps = opt("bridge-reps", 5);
+        int reps = opt("bridge-reps", 10);
         String label = opts.getOrDefault("label", "gateway");
         String bridgeCode = "for (let i = 1; i <= 100; i++) { await amcp.run('customer_get', {customerId: i}); } return 100;";
         List<String[]> rows = new ArrayList<>();
