@@ -137,7 +137,7 @@ public class CodeRun {
     public void finish(String status, String error, JsonObject bridgeTrace, int bridgeCalls, long inputBytes,
                        long outputBytes, long consoleBytes, Instant finishedAt) {
         this.status = status;
-        this.error = error == null || error.length() <= 4000 ? error : error.substring(0, 3999) + "…";
+        this.error = clippedError(error);
         this.bridgeTrace = bridgeTrace;
         this.bridgeCalls = bridgeCalls;
         this.inputBytes = inputBytes;
@@ -149,7 +149,17 @@ public class CodeRun {
 
     /** Keeps the end of the run's console output, cut to the column's size. */
     public void keepConsoleTail(String console) {
-        this.consoleTail = console == null || console.isEmpty() ? null
+        this.consoleTail = consoleTailOf(console);
+    }
+
+    /** A run's error as its column keeps it: at most 4,000 characters. */
+    public static String clippedError(String error) {
+        return error == null || error.length() <= 4000 ? error : error.substring(0, 3999) + "…";
+    }
+
+    /** The end of a run's console output, cut to the column's size, or null when there was none. */
+    public static String consoleTailOf(String console) {
+        return console == null || console.isEmpty() ? null
                 : console.length() <= CONSOLE_TAIL_CHARS ? console : "…" + console.substring(console.length() - CONSOLE_TAIL_CHARS + 1);
     }
 

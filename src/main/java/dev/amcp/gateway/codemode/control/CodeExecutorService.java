@@ -220,7 +220,6 @@ public class CodeExecutorService implements CancellationListener {
             abandon(early, RunStatus.ERROR, "the run's row could not be written");
             throw e;
         }
-        long row = opened.rowId();
         RunOutcome outcome = null;
         try {
             if (opened.admission() != null) {
@@ -237,7 +236,7 @@ public class CodeExecutorService implements CancellationListener {
                 outcome = new RunOutcome(runId, RunStatus.ERROR, null, "The gateway failed to run the code (reference "
                         + runId.substring(0, 8) + ")", "", List.of(), 0, 0);
             }
-            recorder.finish(row, new CodeRunRecorder.RunEnd(outcome.status().name(), outcome.error(), outcome.traceJson(),
+            recorder.finish(opened, new CodeRunRecorder.RunEnd(outcome.status().name(), outcome.error(), outcome.traceJson(),
                     outcome.trace().size(), JsonSupport.utf8Length(request.code()) + JsonSupport.utf8Length(String.valueOf(request.input())),
                     outcome.outputBytes(), JsonSupport.utf8Length(outcome.console()), outcome.console(), request.code(),
                     recording == null || outcome.status() == RunStatus.REFUSED ? null : recording.document(request.input(), outcome.value())));

@@ -25,15 +25,15 @@ class CodeExecutorServiceTest {
             public <T> Opened<T> begin(RunIdentity id, java.util.function.Supplier<T> admission) {
                 OPENING.set(true);
                 try {
-                    return new Opened<>(7, admission.get());
+                    return new Opened<>(7, id.runId(), java.time.Instant.now(), admission.get());
                 } finally {
                     OPENING.set(false);
                 }
             }
 
             @Override
-            public void finish(long rowId, RunEnd end) {
-                assertEquals(7, rowId);
+            public void finish(Opened<?> opened, RunEnd end) {
+                assertEquals(7, opened.rowId());
                 finished.add(end);
             }
         };
