@@ -68,8 +68,6 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
     public static final String METHOD = "MCP";
     public static final String TIMEOUT_SETTING = "AMCP_UPSTREAM_MCP_TIMEOUT_MS";
     static final long DEFAULT_TIMEOUT_MS = 60_000;
-    /** At most this long a result waits for the progress reported before it to be written to the caller. */
-    static final Duration PROGRESS_DRAIN = Duration.ofSeconds(5);
     private static final Logger LOG = Logger.getLogger(McpUpstreamInvoker.class.getName());
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
     private static final tools.jackson.core.type.TypeReference<Map<String, Object>> MAP = new tools.jackson.core.type.TypeReference<>() {};
@@ -98,8 +96,8 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
     private final Map<Long, Connection> connections = new ConcurrentHashMap<>();
     /** Calls in flight by the caller's request key, for cancellation. */
     private final Map<String, InFlight> inFlight = new ConcurrentHashMap<>();
-    /** The relay to the caller by the progress token sent upstream. */
-    private final Map<String, ProgressRelay> progress = new ConcurrentHashMap<>();
+    /** The caller's context by the progress token sent upstream, for relaying progress. */
+    private final Map<String, CallContext> progress = new ConcurrentHashMap<>();
 
     /** An open client to one upstream, with the transport that remembers which request id carried which token. */
     record Connection(long upstreamId, String url, McpAsyncClient client, RecordingTransport transport) {}
@@ -148,8 +146,7 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
         }
         CallContext context = CallContext.current();
         String token = UUID.randomUUID().toString();
-        ProgressRelay relay = new ProgressRelay(context, executor);
-        progress.put(token, relay);
+        progress.put(token, context);
         McpSchema.CallToolRequest request = request(mapping.getString("tool"), MAPPER.readValue(args.toString(), MAP), token, traceContext);
         CompletableFuture<McpSchema.CallToolResult> result = connection.client().callTool(request).toFuture();
         InFlight call = new InFlight(connection, token, result);
@@ -161,9 +158,7 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
             if (context.isCancelled()) {
                 cancelUpstream(call, context.cancelReason());
             }
-            ToolResult answer = toResult(result.get(timeoutMs() + 1000, TimeUnit.MILLISECONDS));
-            relay.drain(PROGRESS_DRAIN);
-            return answer;
+            return toResult(result.get(timeoutMs() + 1000, TimeUnit.MILLISECONDS));
         } catch (CancellationException e) {
             return ToolResult.error("The call was cancelled" + (context.cancelReason() == null || context.cancelReason().isBlank() ? "" : ": " + context.cancelReason()));
         } catch (TimeoutException e) {
@@ -331,9 +326,9 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
                 .requestTimeout(Duration.ofMillis(timeoutMs()))
                 .initializationTimeout(Duration.ofMillis(Math.min(timeoutMs(), 30_000)))
                 .progressConsumer(notification -> {
-                    ProgressRelay relay = progress.get(String.valueOf(notification.progressToken()));
-                    if (relay != null) {
-                        relay.relay(notification.progress() == null ? 0 : notification.progress(), notification.total(), notification.message());
+                    CallContext context = progress.get(String.valueOf(notification.progressToken()));
+                    if (context != null) {
+                        context.progress(notification.progress() == null ? 0 : notification.progress(), notification.total(), notification.message());
                     }
                     return Mono.empty();
                 });
@@ -353,15 +348,9 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
         return new Connection(upstreamId, upstream.getUrl(), client, recording);
     }
 
-    /**
-     * The SDK's HTTP client. Responses are handled on the client's selector thread ({@link HttpToolInvoker#newClient()}
-     * does the same): the SDK's handling of a response is non-blocking (parsing, then completing the caller's future),
-     * and the default pool added two thread hand-offs to every call. What could block, writing the upstream's progress
-     * to a slow client, goes through a {@link ProgressRelay}.
-     */
     private static HttpClient.Builder clientBuilder(CheckedUpstream checked) {
         HttpClient.Builder builder = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(Duration.ofSeconds(5)).executor(Runnable::run);
+                .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(Duration.ofSeconds(5));
         if (checked.named() && "https".equalsIgnoreCase(checked.uri().getScheme())) {
             try {
                 SSLContext context = SSLContext.getDefault();
@@ -386,41 +375,6 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
         }
         String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
         return message.length() > 200 ? message.substring(0, 200) + "…" : message;
-    }
-
-    /**
-     * One call's progress on its way to the caller: written on the gateway's threads, never on the HTTP client's thread
-     * that received it (a client that reads slowly must not stall every call to the upstream), one report after the
-     * other in the order they came. The caller waits for them before its result, so the result comes last.
-     */
-    static final class ProgressRelay {
-        private final CallContext context;
-        private final java.util.concurrent.Executor executor;
-        private CompletableFuture<Void> written = CompletableFuture.completedFuture(null);
-
-        ProgressRelay(CallContext context, java.util.concurrent.Executor executor) {
-            this.context = context;
-            this.executor = executor;
-        }
-
-        synchronized void relay(double done, Double total, String message) {
-            written = written.thenRunAsync(() -> context.progress(done, total, message), executor);
-        }
-
-        /** Waits, at most {@code limit}, until every report so far is written; a report still stuck is dropped from the wait, not from the stream. */
-        void drain(Duration limit) {
-            CompletableFuture<Void> last;
-            synchronized (this) {
-                last = written;
-            }
-            try {
-                last.get(limit.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (TimeoutException | ExecutionException e) {
-                LOG.fine(() -> "Upstream progress not written before the result: " + e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
     }
 
     /**

@@ -6,12 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.amcp.gateway.tools.entity.ToolResult;
-import java.time.Duration;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -96,58 +90,5 @@ class McpUpstreamInvokerTest {
 
         McpSchema.CallToolRequest untraced = McpUpstreamInvoker.request("add", Map.of(), "tok-3", Map.of());
         assertEquals(Map.of("progressToken", "tok-3"), untraced.meta(), "with tracing off only the progress token");
-    }
-
-    @Test
-    void progressIsRelayedInOrderWithoutHoldingTheThreadThatReceivedItAndTheResultWaitsForIt() throws Exception {
-        CountDownLatch clientReads = new CountDownLatch(1);
-        List<Double> written = new CopyOnWriteArrayList<>();
-        CallContext slowClient = new CallContext("k", (progress, total, message) -> {
-            try {
-                clientReads.await(5, TimeUnit.SECONDS); // a client that does not read yet
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            written.add(progress);
-        });
-        ExecutorService threads = Executors.newCachedThreadPool();
-        try {
-            McpUpstreamInvoker.ProgressRelay relay = new McpUpstreamInvoker.ProgressRelay(slowClient, threads);
-            for (int step = 1; step <= 3; step++) {
-                relay.relay(step, 3.0, "step " + step);
-            }
-            // back on the receiving thread with nothing written: relaying did not wait for the client (had it written
-            // here, it would have waited for the latch and then recorded the first report)
-            assertEquals(List.of(), written);
-            clientReads.countDown();
-            relay.drain(Duration.ofSeconds(5));
-            assertEquals(List.of(1.0, 2.0, 3.0), written, "every report written, in order, before drain returns");
-        } finally {
-            threads.shutdownNow();
-        }
-    }
-
-    @Test
-    void aClientThatNeverReadsHoldsTheResultOnlyForTheDrainLimit() {
-        CountDownLatch never = new CountDownLatch(1);
-        CallContext stuck = new CallContext("k", (progress, total, message) -> {
-            try {
-                never.await(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        ExecutorService threads = Executors.newCachedThreadPool();
-        try {
-            McpUpstreamInvoker.ProgressRelay relay = new McpUpstreamInvoker.ProgressRelay(stuck, threads);
-            relay.relay(1, null, null);
-            long start = System.nanoTime();
-            relay.drain(Duration.ofMillis(200));
-            long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-            assertTrue(waited >= 150 && waited < 5000, "drain waited " + waited + " ms");
-        } finally {
-            never.countDown();
-            threads.shutdownNow();
-        }
     }
 }
