@@ -147,11 +147,6 @@ public class CodeRun {
         this.wallMs = Duration.between(startedAt, finishedAt).toMillis();
     }
 
-    /** Keeps the end of the run's console output, cut to the column's size. */
-    public void keepConsoleTail(String console) {
-        this.consoleTail = consoleTailOf(console);
-    }
-
     /** A run's error as its column keeps it: at most 4,000 characters. */
     public static String clippedError(String error) {
         return error == null || error.length() <= 4000 ? error : error.substring(0, 3999) + "…";
