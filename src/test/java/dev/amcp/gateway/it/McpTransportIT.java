@@ -88,14 +88,50 @@ class McpTransportIT {
     }
 
     @Test
-    void getAndDeleteGet405() throws Exception {
-        for (String method : new String[] {"GET", "DELETE"}) {
-            HttpResponse<String> r = McpHttp.HTTP.send(HttpRequest.newBuilder(URI.create(McpHttp.base() + "/mcp/main"))
-                    .method(method, HttpRequest.BodyPublishers.noBody()).header("Authorization", "Bearer " + key)
-                    .header("Accept", "text/event-stream").build(), HttpResponse.BodyHandlers.ofString());
-            assertEquals(405, r.statusCode(), method);
-            assertEquals("POST", r.headers().firstValue("Allow").orElse(""));
+    void everyMethodButPostGets405AsJsonRpc() throws Exception {
+        for (String method : new String[] {"GET", "DELETE", "PUT", "PATCH"}) {
+            for (String path : new String[] {"/mcp/main", "/mcp"}) {
+                HttpResponse<String> r = McpHttp.HTTP.send(HttpRequest.newBuilder(URI.create(McpHttp.base() + path))
+                        .method(method, HttpRequest.BodyPublishers.noBody()).header("Authorization", "Bearer " + key)
+                        .header("Accept", "text/event-stream").build(), HttpResponse.BodyHandlers.ofString());
+                assertEquals(405, r.statusCode(), method + " " + path);
+                assertEquals("POST", r.headers().firstValue("Allow").orElse(""), method + " " + path);
+                assertEquals(-32600, errorCode(r), method + " " + path);
+            }
         }
+    }
+
+    @Test
+    void theEndpointPathIsTheServerAndNothingBelowIt() throws Exception {
+        HttpResponse<String> trailing = post("/mcp/main/", key, request(1, "ping", null));
+        assertEquals(200, trailing.statusCode(), trailing.body());
+        assertEquals(200, post("/mcp/", key, request(1, "ping", null)).statusCode());
+        HttpResponse<String> below = post("/mcp/main/tools", key, request(1, "ping", null));
+        assertEquals(404, below.statusCode(), below.body());
+        assertTrue(json(below).getJsonObject("error").getString("message").contains("main/tools"), below.body());
+        assertEquals(401, post("/mcp/main/tools", "wrong", request(1, "ping", null)).statusCode(), "the key is checked first");
+    }
+
+    @Test
+    void theBodyMustBeDeclaredJson() throws Exception {
+        assertEquals(200, post("/mcp/main", key, request(1, "ping", null), "Content-Type", "application/json; charset=utf-8").statusCode());
+        assertEquals(200, post("/mcp/main", key, request(1, "ping", null), "Content-Type", "Application/JSON").statusCode());
+        for (String type : new String[] {"application/json-patch+json", "application/*", "*/*", "text/json", "application/jsonx"}) {
+            HttpResponse<String> r = post("/mcp/main", key, request(1, "ping", null), "Content-Type", type);
+            assertEquals(415, r.statusCode(), type);
+            assertEquals(-32600, errorCode(r), type);
+        }
+    }
+
+    @Test
+    void aRepeatedProtocolVersionHeaderIsNotReadAsItsFirstValue() throws Exception {
+        HttpResponse<String> r = McpHttp.HTTP.send(HttpRequest.newBuilder(URI.create(McpHttp.base() + "/mcp/main"))
+                .POST(HttpRequest.BodyPublishers.ofString(request(1, "ping", null))).header("Authorization", "Bearer " + key)
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .header("MCP-Protocol-Version", "2025-11-25").header("MCP-Protocol-Version", "1999-01-01").build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(400, r.statusCode(), r.body());
+        assertEquals(-32022, errorCode(r), r.body());
     }
 
     @Test

@@ -3,7 +3,6 @@ package dev.amcp.gateway.workspace.boundary;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.workspace.control.ApiKeyAuthenticator;
 import dev.amcp.gateway.workspace.control.ApiKeyService;
-import dev.amcp.gateway.workspace.control.BearerAuthenticator;
 import jakarta.annotation.Priority;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Priorities;
@@ -32,20 +31,6 @@ public class BearerAuthFilter implements ContainerRequestFilter {
     public void filter(ContainerRequestContext request) {
         String header = request.getHeaderString(HttpHeaders.AUTHORIZATION);
         apiKeys.authenticate(header).ifPresentOrElse(currentCaller::set, () -> request.abortWith(unauthorized(header)));
-    }
-
-    /** The answer to a refused MCP bearer check: its status, its challenge if any, and the message as JSON. */
-    public static Response refused(BearerAuthenticator.Refused refused) {
-        Response.ResponseBuilder answer = Response.status(refused.status()).type(MediaType.APPLICATION_JSON)
-                .entity(JsonSupport.JSON.createObjectBuilder().add("error", switch (refused.status()) {
-                    case 401 -> "unauthorized";
-                    case 403 -> "forbidden";
-                    default -> "unavailable";
-                }).add("message", refused.message()).build().toString());
-        if (refused.challenge() != null) {
-            answer.header(HttpHeaders.WWW_AUTHENTICATE, refused.challenge());
-        }
-        return answer.build();
     }
 
     public static Response unauthorized(String header) {

@@ -1,6 +1,5 @@
 package dev.amcp.gateway.mcp.boundary;
 
-import dev.amcp.gateway.platform.boundary.OwnBodyLimit;
 import dev.amcp.gateway.governance.entity.CallScope;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.mcp.control.ClientWatches;
@@ -18,33 +17,30 @@ import dev.amcp.gateway.mcp.entity.RequestMeta;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.platform.control.Settings;
 import dev.amcp.gateway.tools.control.CallContext;
-import dev.amcp.gateway.workspace.boundary.BearerAuthFilter;
 import dev.amcp.gateway.workspace.control.BearerAuthenticator;
 import dev.amcp.gateway.workspace.control.ServerDirectory;
-import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
-import jakarta.ws.rs.DELETE;
-import jakarta.ws.rs.GET;
-import jakarta.ws.rs.POST;
-import jakarta.ws.rs.Path;
-import jakarta.ws.rs.PathParam;
-import jakarta.ws.rs.core.Context;
-import jakarta.ws.rs.core.HttpHeaders;
-import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.StreamingOutput;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.annotation.WebServlet;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Enumeration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -53,24 +49,27 @@ import java.util.logging.Logger;
  * MCP Streamable HTTP on {@code POST /mcp/{server}} (one server) and {@code POST /mcp} (shared: the workspace's
  * HTTP tools only). Checks run in this order: Origin (403), declared body size (413), API key (401), endpoint (an
  * unknown server and one the role may not use both get 404), session (404), Content-Type (415), Accept (406), body size
- * (413), JSON (-32700 with 400), then {@code MCP-Protocol-Version}: a revision not spoken here is -32022 with 400 and
- * the supported list. The revision is chosen per request: {@code 2026-07-28} goes the stateless way
- * ({@link #stateless}), the older ones keep {@code initialize} and the signed session. Only the wire mapping differs;
- * {@link McpProtocol} and the tool execution beneath are the same. GET and DELETE get 405: the gateway opens no
- * standalone SSE stream (2026-07-28 clients listen with {@code subscriptions/listen}) and its sessions are stateless
- * tokens that cannot be terminated.
+ * (413, {@value #MAX_BODY_SETTING}), JSON (-32700 with 400), then {@code MCP-Protocol-Version}: a revision not spoken
+ * here is -32022 with 400 and the supported list. The revision is chosen per request: {@code 2026-07-28} goes the
+ * stateless way ({@link #stateless}), the older ones keep {@code initialize} and the signed session. Only the wire
+ * mapping differs; {@link McpProtocol} and the tool execution beneath are the same. Other methods get 405 (OPTIONS
+ * aside): the gateway opens no standalone SSE stream (2026-07-28 clients listen with {@code subscriptions/listen}) and
+ * its sessions are stateless tokens that cannot be terminated.
+ *
+ * <p>A plain servlet, not a Jakarta REST resource: the endpoint reads raw bytes, checks its own headers and writes its
+ * own answers, so the REST dispatch (resource matching, providers, the body-limit filter) only cost a fifth of a tool
+ * call's CPU (docs/benchmarks.md).
  */
-@Path("/mcp")
-@ApplicationScoped
-@OwnBodyLimit // AMCP_MCP_MAX_BODY_BYTES, answered as a JSON-RPC error
-public class McpResource {
+@WebServlet(name = "amcp-mcp", urlPatterns = {"/mcp", "/mcp/*"})
+public class McpServlet extends HttpServlet {
 
     public static final String MAX_BODY_SETTING = "AMCP_MCP_MAX_BODY_BYTES";
     public static final long DEFAULT_MAX_BODY = 4L * 1024 * 1024;
     public static final String SESSION_HEADER = "Mcp-Session-Id";
     public static final String VERSION_HEADER = "MCP-Protocol-Version";
+    private static final String JSON = "application/json";
     private static final String SSE = "text/event-stream";
-    private static final Logger LOG = Logger.getLogger(McpResource.class.getName());
+    private static final Logger LOG = Logger.getLogger(McpServlet.class.getName());
 
     @Inject
     BearerAuthenticator bearer;
@@ -96,67 +95,55 @@ public class McpResource {
     @Inject
     ToolListSubscriptions subscriptions;
 
-    // One instance serves every request (a request-scoped resource cost a bean creation and 8 injections each time),
-    // so the headers come in as a parameter.
-    @POST
-    public Response postShared(@Context HttpHeaders headers, InputStream body) {
-        return guarded(() -> post(null, headers, body));
+    @Override
+    protected void service(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
+        switch (request.getMethod()) {
+            case "POST" -> send(guarded(() -> post(request)), response);
+            case "OPTIONS" -> super.service(request, response);
+            default -> send(METHOD_NOT_ALLOWED, response);
+        }
     }
 
-    @POST
-    @Path("{server}")
-    public Response postServer(@PathParam("server") String server, @Context HttpHeaders headers, InputStream body) {
-        return guarded(() -> post(server, headers, body));
+    /** The server slug of the path, {@code null} for the shared endpoint; a path below a server is no endpoint. */
+    private static Optional<String> slugOf(HttpServletRequest request) {
+        String info = request.getPathInfo();
+        if (info == null || info.equals("/")) {
+            return Optional.of("");
+        }
+        String slug = info.substring(1, info.endsWith("/") ? info.length() - 1 : info.length());
+        return slug.isEmpty() || slug.indexOf('/') >= 0 ? Optional.empty() : Optional.of(slug);
     }
 
-    @GET
-    public Response getShared() {
-        return methodNotAllowed();
-    }
-
-    @GET
-    @Path("{server}")
-    public Response getServer(@PathParam("server") String server) {
-        return methodNotAllowed();
-    }
-
-    @DELETE
-    public Response deleteShared() {
-        return methodNotAllowed();
-    }
-
-    @DELETE
-    @Path("{server}")
-    public Response deleteServer(@PathParam("server") String server) {
-        return methodNotAllowed();
-    }
-
-    private Response post(String slug, HttpHeaders headers, InputStream in) throws IOException {
-        if (!origins.allows(headers.getHeaderString("Origin"))) {
+    private Reply post(HttpServletRequest request) throws IOException {
+        Function<String, String> headers = name -> header(request, name);
+        if (!origins.allows(headers.apply("Origin"))) {
             return error(403, McpError.INVALID_REQUEST, "Origin not allowed");
         }
         long maxBody = settings.getLong(MAX_BODY_SETTING, DEFAULT_MAX_BODY);
-        if (headers.getLength() > maxBody) {
+        if (request.getContentLengthLong() > maxBody) {
             return tooLarge(maxBody);
         }
-        String authorization = headers.getHeaderString(HttpHeaders.AUTHORIZATION);
+        Optional<String> path = slugOf(request);
+        String slug = path.filter(s -> !s.isEmpty()).orElse(null);
+        String authorization = headers.apply("Authorization");
         BearerAuthenticator.Outcome outcome = bearer.authenticate(authorization, slug == null ? "/mcp" : "/mcp/" + slug);
         if (!(outcome instanceof BearerAuthenticator.Accepted accepted)) {
-            return BearerAuthFilter.refused((BearerAuthenticator.Refused) outcome);
+            return refused((BearerAuthenticator.Refused) outcome);
         }
-        Optional<Endpoint> resolved = endpoint(slug, accepted.caller());
+        Optional<Endpoint> resolved = path.isEmpty() ? Optional.empty() : endpoint(slug, accepted.caller());
         if (resolved.isEmpty()) {
-            return error(404, McpError.INVALID_REQUEST, "No MCP server '" + clip(slug) + "' is available to this key");
+            return error(404, McpError.INVALID_REQUEST, "No MCP server '" + clip(path.isEmpty() ? request.getPathInfo().substring(1) : slug)
+                    + "' is available to this key");
         }
         Caller caller = resolved.get().caller();
         String endpoint = resolved.get().path();
         String title = resolved.get().title();
-        String versionHeader = headers.getHeaderString(VERSION_HEADER);
+        String versionHeader = headers.apply(VERSION_HEADER);
         ProtocolVersion headerVersion = versionHeader == null ? null : ProtocolVersion.of(versionHeader.strip());
         boolean unsupported = versionHeader != null && headerVersion == null; // answered once the body's id is known
         boolean stateless = headerVersion != null && headerVersion.stateless();
         String credential = accepted.sessionCredential();
-        String sessionHeader = stateless || unsupported ? null : headers.getHeaderString(SESSION_HEADER);
+        String sessionHeader = stateless || unsupported ? null : headers.apply(SESSION_HEADER);
         McpSessions.Session session = null;
         if (sessionHeader != null) {
             session = sessions.verify(sessionHeader.strip(), caller, endpoint, credential).orElse(null);
@@ -164,16 +151,17 @@ public class McpResource {
                 return error(404, McpError.INVALID_REQUEST, "Unknown or expired MCP session; initialize again");
             }
         }
-        MediaType contentType = headers.getMediaType();
-        if (contentType == null || !contentType.isCompatible(MediaType.APPLICATION_JSON_TYPE) || contentType.isWildcardType()
-                || contentType.isWildcardSubtype()) {
+        if (!isJson(request.getContentType())) {
             return error(415, McpError.INVALID_REQUEST, "Content-Type must be application/json");
         }
-        String accept = headers.getHeaderString(HttpHeaders.ACCEPT);
+        String accept = headers.apply("Accept");
         if (!acceptable(accept)) {
             return error(406, McpError.INVALID_REQUEST, "Accept must allow application/json or text/event-stream");
         }
-        byte[] bytes = in == null ? new byte[0] : in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBody + 1));
+        byte[] bytes;
+        try (InputStream in = request.getInputStream()) {
+            bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBody + 1));
+        }
         if (bytes.length > maxBody) {
             return tooLarge(maxBody);
         }
@@ -218,7 +206,7 @@ public class McpResource {
             if (message.kind() == JsonRpcMessage.Kind.NOTIFICATION) {
                 protocol.accept(exchange, message);
             }
-            return Response.accepted().build();
+            return ACCEPTED;
         }
         if ("initialize".equals(message.method())) {
             ProtocolVersion negotiated;
@@ -228,8 +216,8 @@ public class McpResource {
                 return json(200, JsonRpcMessage.error(e, message.id()));
             }
             Exchange init = new Exchange(caller, exchange.shared(), endpoint, title, negotiated, tag);
-            return Response.ok(protocol.answer(init, message, null).toString(), MediaType.APPLICATION_JSON_TYPE)
-                    .header(SESSION_HEADER, sessions.issue(negotiated, caller, endpoint, credential)).build();
+            return json(200, protocol.answer(init, message, null))
+                    .withHeader(SESSION_HEADER, sessions.issue(negotiated, caller, endpoint, credential));
         }
         JsonValue progressToken = progressToken(message);
         if (progressToken != null && accept != null && accept.toLowerCase(Locale.ROOT).contains(SSE)) {
@@ -260,8 +248,8 @@ public class McpResource {
      * carries its revision and the client's capabilities in {@code _meta}, results say {@code resultType} and who
      * answered, and a method this server lacks is 404. What runs beneath is the same as for every other revision.
      */
-    private Response stateless(Exchange base, HttpHeaders headers, JsonValue parsed, String accept,
-                               Supplier<Optional<Exchange>> current) {
+    private Reply stateless(Exchange base, Function<String, String> headers, JsonValue parsed, String accept,
+                            Supplier<Optional<Exchange>> current) {
         if (parsed.getValueType() == JsonValue.ValueType.ARRAY) {
             return error(400, McpError.INVALID_REQUEST, "JSON-RPC batches are not supported in protocol revision " + base.version().wire());
         }
@@ -272,14 +260,14 @@ public class McpResource {
             return json(e.httpStatus(), JsonRpcMessage.error(e, idOf(parsed)));
         }
         if (message.kind() == JsonRpcMessage.Kind.RESPONSE) {
-            return Response.accepted().build();
+            return ACCEPTED;
         }
         Exchange exchange;
         try {
-            WireHeaders.checkStandard(message, headers::getHeaderString);
+            WireHeaders.checkStandard(message, headers::apply);
             if (message.kind() == JsonRpcMessage.Kind.NOTIFICATION) {
                 protocol.accept(base, message);
-                return Response.accepted().build();
+                return ACCEPTED;
             }
             RequestMeta meta = RequestMeta.of(message);
             if (!meta.protocolVersion().equals(base.version().wire())) {
@@ -291,7 +279,7 @@ public class McpResource {
             if ("tools/call".equals(message.method()) && message.params().get("name") instanceof JsonString name) {
                 Optional<McpProtocol.CallTarget> target = protocol.callTarget(exchange, name.getString());
                 if (target.isPresent()) {
-                    WireHeaders.checkToolParams(target.get().inputSchema(), message, headers::getHeaderString);
+                    WireHeaders.checkToolParams(target.get().inputSchema(), message, headers::apply);
                     McpProtocol.checkClientCapabilities(exchange, message, target.get());
                 }
             }
@@ -323,7 +311,7 @@ public class McpResource {
     }
 
     /** {@code subscriptions/listen}: an SSE stream that stays open; see {@link ToolListSubscriptions}. */
-    private Response listen(JsonRpcMessage message, Supplier<Optional<Exchange>> current) {
+    private Reply listen(JsonRpcMessage message, Supplier<Optional<Exchange>> current) {
         if (!(message.params().get("notifications") instanceof JsonObject filter)) {
             return json(400, JsonRpcMessage.error(new McpError(McpError.INVALID_PARAMS,
                     "subscriptions/listen needs params.notifications (an object)", message.id(), 400), message.id()));
@@ -332,12 +320,11 @@ public class McpResource {
             return json(503, JsonRpcMessage.error(message.id(), McpError.INTERNAL_ERROR,
                     "This node serves as many listen streams as it may (" + ToolListSubscriptions.MAX_STREAMS_SETTING + "); try again later"));
         }
-        StreamingOutput body = out -> subscriptions.serve(out, message.id(), filter, current);
-        return Response.ok(body, SSE).header("Cache-Control", "no-cache").build();
+        return streamed(SSE, out -> subscriptions.serve(out, message.id(), filter, current));
     }
 
     /** -32022 with the revisions spoken here, for a revision this server does not speak (HTTP 400). */
-    private static Response unsupportedVersion(String requested, JsonValue id) {
+    private static Reply unsupportedVersion(String requested, JsonValue id) {
         JsonArrayBuilder supported = JsonSupport.JSON.createArrayBuilder();
         ProtocolVersion.SUPPORTED.forEach(supported::add);
         McpError e = new McpError(McpError.UNSUPPORTED_PROTOCOL_VERSION, "Unsupported " + VERSION_HEADER + " '" + clip(requested)
@@ -365,7 +352,7 @@ public class McpResource {
     }
 
     /** JSON-RPC batches: only in 2025-03-26; later revisions removed them. */
-    private Response batch(Exchange exchange, jakarta.json.JsonArray messages) {
+    private Reply batch(Exchange exchange, JsonArray messages) {
         if (!exchange.version().allowsBatches()) {
             return error(400, McpError.INVALID_REQUEST, "JSON-RPC batches are not supported in protocol revision "
                     + exchange.version().wire());
@@ -389,23 +376,22 @@ public class McpResource {
             }
         }
         if (replies.isEmpty()) {
-            return Response.accepted().build();
+            return ACCEPTED;
         }
         JsonArrayBuilder array = JsonSupport.JSON.createArrayBuilder();
         replies.forEach(array::add);
-        return Response.ok(array.build().toString(), MediaType.APPLICATION_JSON_TYPE).build();
+        return bytes(200, JSON, array.build().toString());
     }
 
     /** Answers as an SSE stream: the tool's progress notifications, then the response, then the stream ends. */
-    private Response stream(Exchange exchange, JsonRpcMessage message, JsonValue progressToken) {
-        StreamingOutput body = out -> {
+    private Reply stream(Exchange exchange, JsonRpcMessage message, JsonValue progressToken) {
+        return streamed(SSE, out -> {
             try (ClientWatches.Watch watch = watches.watch(out, SSE_HEARTBEAT, exchange.requestKey(message.id()))) {
                 CallContext.ProgressSink sink = (progress, total, text) ->
                         watch.write(sseEvent(McpWire.progress(progressToken, progress, total, text)));
                 watch.finish(sseEvent(protocol.answer(exchange, message, sink)));
             }
-        };
-        return Response.ok(body, SSE).header("Cache-Control", "no-cache").build();
+        });
     }
 
     /**
@@ -413,13 +399,12 @@ public class McpResource {
      * whitespace before a value), so a client that went away is noticed at the next write and its call is cancelled
      * (a code run stops instead of running to its timeout for nobody).
      */
-    private Response watched(Exchange exchange, JsonRpcMessage message) {
-        StreamingOutput body = out -> {
+    private Reply watched(Exchange exchange, JsonRpcMessage message) {
+        return streamed(JSON, out -> {
             try (ClientWatches.Watch watch = watches.watch(out, JSON_HEARTBEAT, exchange.requestKey(message.id()))) {
                 watch.finish(protocol.answer(exchange, message, null).toString().getBytes(StandardCharsets.UTF_8));
             }
-        };
-        return Response.ok(body, MediaType.APPLICATION_JSON_TYPE).build();
+        });
     }
 
     private static byte[] sseEvent(JsonObject message) {
@@ -439,49 +424,144 @@ public class McpResource {
                 || token.getValueType() == JsonValue.ValueType.NUMBER) ? token : null;
     }
 
+    /** Every value of a header, joined by commas as one (a repeated header cannot hide a second value), or null. */
+    private static String header(HttpServletRequest request, String name) {
+        Enumeration<String> values = request.getHeaders(name);
+        if (values == null || !values.hasMoreElements()) {
+            return null;
+        }
+        String first = values.nextElement();
+        if (!values.hasMoreElements()) {
+            return first;
+        }
+        StringBuilder joined = new StringBuilder(first);
+        while (values.hasMoreElements()) {
+            joined.append(',').append(values.nextElement());
+        }
+        return joined.toString();
+    }
+
+    /** {@code application/json}, with parameters or none; wildcards and other JSON types are not JSON-RPC bodies. */
+    static boolean isJson(String contentType) {
+        if (contentType == null) {
+            return false;
+        }
+        int semicolon = contentType.indexOf(';');
+        String type = (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).strip();
+        return type.equalsIgnoreCase(JSON);
+    }
+
     private static boolean acceptable(String accept) {
         if (accept == null || accept.isBlank()) {
             return true;
         }
         String a = accept.toLowerCase(Locale.ROOT);
-        return a.contains("application/json") || a.contains(SSE) || a.contains("*/*") || a.contains("application/*")
+        return a.contains(JSON) || a.contains(SSE) || a.contains("*/*") || a.contains("application/*")
                 || a.contains("text/*");
     }
 
+    /** An answer, decided before anything is written, so a failure while deciding can still become a clean error. */
+    @FunctionalInterface
+    interface Reply {
+        void send(HttpServletResponse response) throws IOException;
+
+        default Reply withHeader(String name, String value) {
+            return response -> {
+                response.setHeader(name, value);
+                send(response);
+            };
+        }
+    }
+
+    /** Writes the answer's body as it is produced (progress, heartbeats). */
+    @FunctionalInterface
+    private interface Body {
+        void write(OutputStream out) throws IOException;
+    }
+
     private interface Handler {
-        Response handle() throws IOException;
+        Reply handle() throws IOException;
     }
 
     /** Whatever goes wrong, the client gets a JSON-RPC error with a log reference, never a stack trace. */
-    private static Response guarded(Handler handler) {
+    private static Reply guarded(Handler handler) {
         try {
             return handler.handle();
         } catch (IOException e) {
             return error(400, McpError.INVALID_REQUEST, "The request body could not be read");
         } catch (RuntimeException | StackOverflowError e) {
-            String reference = UUID.randomUUID().toString().substring(0, 8);
-            LOG.log(Level.SEVERE, "MCP request failed, reference " + reference, e);
-            return error(500, McpError.INTERNAL_ERROR, "Internal error (reference " + reference + ")");
+            return internalError(e);
         }
     }
 
-    private static Response methodNotAllowed() {
-        return Response.status(405).header("Allow", "POST").type(MediaType.APPLICATION_JSON_TYPE)
-                .entity(JsonRpcMessage.error(JsonValue.NULL, McpError.INVALID_REQUEST,
-                        "Method not allowed: this MCP endpoint takes POST only (no standalone SSE stream)").toString())
-                .build();
+    private static Reply internalError(Throwable e) {
+        String reference = UUID.randomUUID().toString().substring(0, 8);
+        LOG.log(Level.SEVERE, "MCP request failed, reference " + reference, e);
+        return error(500, McpError.INTERNAL_ERROR, "Internal error (reference " + reference + ")");
     }
 
-    private static Response tooLarge(long maxBody) {
+    /** Sends an answer; a client that hung up is not an error, and a failure before anything went out is still a 500. */
+    private static void send(Reply reply, HttpServletResponse response) throws IOException {
+        try {
+            reply.send(response);
+        } catch (IOException e) {
+            LOG.log(Level.FINE, "MCP client went away while being answered", e);
+        } catch (RuntimeException e) {
+            Reply failed = internalError(e);
+            if (!response.isCommitted()) {
+                response.reset();
+                failed.send(response);
+            }
+        }
+    }
+
+    private static final Reply ACCEPTED = response -> response.setStatus(HttpServletResponse.SC_ACCEPTED);
+
+    private static final Reply METHOD_NOT_ALLOWED = bytes(405, JSON, JsonRpcMessage.error(JsonValue.NULL, McpError.INVALID_REQUEST,
+            "Method not allowed: this MCP endpoint takes POST only (no standalone SSE stream)").toString()).withHeader("Allow", "POST");
+
+    /** The answer to a refused bearer check: its status, its challenge if any, and the message as JSON. */
+    private static Reply refused(BearerAuthenticator.Refused refused) {
+        String body = JsonSupport.JSON.createObjectBuilder().add("error", switch (refused.status()) {
+            case 401 -> "unauthorized";
+            case 403 -> "forbidden";
+            default -> "unavailable";
+        }).add("message", refused.message()).build().toString();
+        Reply reply = bytes(refused.status(), JSON, body);
+        return refused.challenge() == null ? reply : reply.withHeader("WWW-Authenticate", refused.challenge());
+    }
+
+    private static Reply tooLarge(long maxBody) {
         return error(413, McpError.INVALID_REQUEST, "The request body is larger than the " + maxBody + "-byte limit");
     }
 
-    private static Response error(int status, int code, String message) {
+    private static Reply error(int status, int code, String message) {
         return json(status, JsonRpcMessage.error(JsonValue.NULL, code, message));
     }
 
-    private static Response json(int status, JsonObject body) {
-        return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).entity(body.toString()).build();
+    private static Reply json(int status, JsonObject body) {
+        return bytes(status, JSON, body.toString());
+    }
+
+    private static Reply bytes(int status, String contentType, String body) {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        return response -> {
+            response.setStatus(status);
+            response.setContentType(contentType);
+            response.setContentLength(bytes.length);
+            response.getOutputStream().write(bytes);
+        };
+    }
+
+    private static Reply streamed(String contentType, Body body) {
+        return response -> {
+            response.setStatus(200);
+            response.setContentType(contentType);
+            if (SSE.equals(contentType)) {
+                response.setHeader("Cache-Control", "no-cache");
+            }
+            body.write(response.getOutputStream());
+        };
     }
 
     private static String clip(String text) {
