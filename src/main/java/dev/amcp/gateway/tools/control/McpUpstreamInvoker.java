@@ -308,8 +308,9 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
         String endpoint = (pinned.getRawPath() == null || pinned.getRawPath().isEmpty() ? "/" : pinned.getRawPath())
                 + (pinned.getRawQuery() == null ? "" : "?" + pinned.getRawQuery());
         String credential = upstream.getCredential();
+        EventStreamOpening eventStream = new EventStreamOpening();
         HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder(base).endpoint(endpoint)
-                .clientBuilder(clientBuilder(checked))
+                .clientBuilder(eventStream.watching(clientBuilder(checked)))
                 .connectTimeout(Duration.ofSeconds(5))
                 .httpRequestCustomizer((builder, method, uri, body, context) -> {
                     http.pinHost(builder, checked);
@@ -319,7 +320,7 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
                     }
                 })
                 .build();
-        RecordingTransport recording = new RecordingTransport(transport);
+        RecordingTransport recording = new RecordingTransport(transport, eventStream);
         long upstreamId = upstream.getId() == null ? -1 : upstream.getId();
         McpClient.AsyncSpec spec = McpClient.async(recording)
                 .clientInfo(new McpSchema.Implementation("amcp-gateway", "1"))
@@ -380,13 +381,16 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
     /**
      * The SDK's transport, remembering the JSON-RPC id of each {@code tools/call} by the progress token it carries: the
      * SDK does not send {@code notifications/cancelled} itself, and this is how the gateway learns which id to cancel.
+     * It also holds {@code notifications/initialized} until the upstream's event stream is open ({@link EventStreamOpening}).
      */
     static final class RecordingTransport implements McpClientTransport {
         private final McpClientTransport delegate;
+        private final EventStreamOpening eventStream;
         private final Map<String, Object> ids = new ConcurrentHashMap<>();
 
-        RecordingTransport(McpClientTransport delegate) {
+        RecordingTransport(McpClientTransport delegate, EventStreamOpening eventStream) {
             this.delegate = delegate;
+            this.eventStream = eventStream;
         }
 
         Object requestIdOf(String token) {
@@ -412,6 +416,10 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
             if (message instanceof McpSchema.JSONRPCRequest request && request.params() instanceof McpSchema.CallToolRequest call
                     && call.meta() != null && call.meta().get("progressToken") != null) {
                 ids.put(String.valueOf(call.meta().get("progressToken")), request.id());
+            }
+            if (message instanceof McpSchema.JSONRPCNotification notification
+                    && McpSchema.METHOD_NOTIFICATION_INITIALIZED.equals(notification.method())) {
+                return eventStream.beforeInitialized(Mono.defer(() -> delegate.sendMessage(message)));
             }
             return delegate.sendMessage(message);
         }

@@ -47,7 +47,7 @@ class McpUpstreamInvokerTest {
     @Test
     void theTransportLearnsTheRequestIdOfEachCallByItsProgressTokenAndTheCancellationNamesIt() {
         Sent sent = new Sent();
-        McpUpstreamInvoker.RecordingTransport transport = new McpUpstreamInvoker.RecordingTransport(sent);
+        McpUpstreamInvoker.RecordingTransport transport = new McpUpstreamInvoker.RecordingTransport(sent, new EventStreamOpening());
         McpSchema.CallToolRequest call = McpSchema.CallToolRequest.builder().name("slow").arguments(Map.of()).progressToken("tok-1").build();
         transport.sendMessage(new McpSchema.JSONRPCRequest(McpSchema.JSONRPC_VERSION, "tools/call", "abc-7", call)).block();
         transport.sendMessage(new McpSchema.JSONRPCRequest(McpSchema.JSONRPC_VERSION, "tools/list", "abc-8", null)).block();
