@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.AfterAll;
@@ -233,6 +234,17 @@ abstract class InstallWalk {
             Thread.sleep(500);
         }
         fail(failure("no JSON log line with " + needle));
+    }
+
+    /** The web container reports no error for the WAR: its libraries are not scanned for servlet annotations. */
+    @Test
+    void theWebContainerStartsTheWarWithoutAnError() throws Exception {
+        awaitApplication();
+        Pattern webContainerError = Pattern.compile("SRVE\\d{4}E");
+        try (Stream<String> lines = Files.lines(serverDir.resolve("logs/messages.log"), StandardCharsets.UTF_8)) {
+            List<String> errors = lines.filter(l -> webContainerError.matcher(l).find()).toList();
+            assertTrue(errors.isEmpty(), "web container errors at start: " + errors);
+        }
     }
 
     @Test

@@ -2,6 +2,10 @@ package dev.amcp.gateway.it;
 
 import dev.amcp.gateway.governance.TestLicenses;
 import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
@@ -73,7 +77,23 @@ public final class Deployments {
         if (!rootContext) {
             war.delete("WEB-INF/ibm-web-ext.xml");
         }
+        // Arquillian's servlet protocol comes as a library with a nameless web fragment, which the WAR's empty
+        // <absolute-ordering/> (no library scanned) would leave out: the test deployment lets the libraries in.
+        String webXml = read(war, "WEB-INF/web.xml");
+        if (!webXml.contains("<absolute-ordering/>")) {
+            throw new IllegalStateException("WEB-INF/web.xml no longer has the empty <absolute-ordering/> this deployment opens up");
+        }
+        war.delete("WEB-INF/web.xml");
+        war.setWebXML(new StringAsset(webXml.replace("<absolute-ordering/>", "<absolute-ordering><others/></absolute-ordering>")));
         return war;
+    }
+
+    private static String read(WebArchive war, String path) {
+        try (InputStream in = war.get(path).getAsset().openStream()) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** The live runner's URL, which run-tests.sh passes in; code-mode tests cannot run without one. */
