@@ -52,7 +52,9 @@ class UpstreamMcpIT {
                 "AMCP_UPSTREAM_EVERYTHING", "http://127.0.0.1:" + EverythingUpstream.port(),
                 "AMCP_UPSTREAM_MCP_TIMEOUT_MS", "20000"));
         // server-everything behind a proxy that wants the test provider's tokens, and that provider
-        settings.put("AMCP_UPSTREAM_GUARDED", "http://127.0.0.1:" + GuardedUpstream.port());
+        settings.put("AMCP_UPSTREAM_GUARDED", "http://127.0.0.1:" + EverythingProxy.guardedPort());
+        // server-everything behind a proxy that shows what the gateway sent
+        settings.put("AMCP_UPSTREAM_PROXIED", "http://127.0.0.1:" + EverythingProxy.openPort());
         settings.put("AMCP_UPSTREAM_AUTH", "http://127.0.0.1:" + OidcTestProvider.PORT);
         settings.put("AMCP_CREDENTIAL_GUARDED_TOKEN_URL", "${AMCP_UPSTREAM_AUTH}/" + OidcTestProvider.ISSUER_ID + "/token");
         settings.put("AMCP_CREDENTIAL_GUARDED_CLIENT_ID", "upstream-client");
@@ -154,28 +156,46 @@ class UpstreamMcpIT {
         }
     }
 
+    /**
+     * The caller's {@code notifications/cancelled} ends its call at once, and the gateway forwards it upstream naming
+     * the request it sent there: the proxy in front of server-everything sees both.
+     */
     @Test
     void aCallerCancellationStopsTheUpstreamCall() throws Exception {
-        Ws ws = workspace();
-        registerEverything(ws);
-        HttpResponse<String> init = McpHttp.post(APP + "/mcp/main", ws.memberKey(), McpHttp.initialize(McpHttp.LATEST));
-        assertEquals(200, init.statusCode(), init.body());
-        String session = init.headers().firstValue("Mcp-Session-Id").orElseThrow();
-        CompletableFuture<HttpResponse<String>> running = McpHttp.HTTP.sendAsync(HttpRequest.newBuilder(URI.create(McpHttp.base() + APP + "/mcp/main"))
-                .timeout(Duration.ofSeconds(60)).header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
-                .header("Authorization", "Bearer " + ws.memberKey()).header("Mcp-Session-Id", session).header("MCP-Protocol-Version", McpHttp.LATEST)
-                .POST(HttpRequest.BodyPublishers.ofString(McpHttp.request(42, "tools/call",
-                        "{\"name\":\"ev_trigger-long-running-operation\",\"arguments\":{\"duration\":15,\"steps\":15}}"))).build(),
-                HttpResponse.BodyHandlers.ofString());
-        Thread.sleep(1500); // the call is in flight upstream
-        HttpResponse<String> cancel = McpHttp.post(APP + "/mcp/main", ws.memberKey(),
-                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":42,\"reason\":\"user pressed stop\"}}",
-                "Mcp-Session-Id", session, "MCP-Protocol-Version", McpHttp.LATEST);
-        assertEquals(202, cancel.statusCode(), cancel.body());
-        HttpResponse<String> answer = running.get(60, TimeUnit.SECONDS);
-        assertEquals(200, answer.statusCode(), answer.body());
-        assertTrue(answer.body().contains("\"isError\":true") && answer.body().contains("cancelled"), answer.body());
-        assertFalse(answer.body().contains("Long running operation completed"), answer.body());
+        try (EverythingProxy proxy = EverythingProxy.open()) {
+            Ws ws = workspace();
+            register(ws, "{\"server\":\"main\",\"name\":\"proxied\",\"url\":\"${AMCP_UPSTREAM_PROXIED}/mcp\",\"prefix\":\"ev_\"}", 201);
+            HttpResponse<String> init = McpHttp.post(APP + "/mcp/main", ws.memberKey(), McpHttp.initialize(McpHttp.LATEST));
+            assertEquals(200, init.statusCode(), init.body());
+            String session = init.headers().firstValue("Mcp-Session-Id").orElseThrow();
+            CompletableFuture<HttpResponse<String>> running = McpHttp.HTTP.sendAsync(HttpRequest.newBuilder(URI.create(McpHttp.base() + APP + "/mcp/main"))
+                    .timeout(Duration.ofSeconds(60)).header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                    .header("Authorization", "Bearer " + ws.memberKey()).header("Mcp-Session-Id", session).header("MCP-Protocol-Version", McpHttp.LATEST)
+                    .POST(HttpRequest.BodyPublishers.ofString(McpHttp.request(42, "tools/call",
+                            "{\"name\":\"ev_trigger-long-running-operation\",\"arguments\":{\"duration\":15,\"steps\":15}}"))).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            JsonObject upstreamCall = null;
+            for (long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30); upstreamCall == null && System.nanoTime() < deadline; ) {
+                Thread.sleep(100); // until the call is in flight upstream
+                upstreamCall = proxy.bodies().stream().map(b -> McpHttp.parse(b).asJsonObject())
+                        .filter(m -> "tools/call".equals(m.getString("method", ""))).findFirst().orElse(null);
+            }
+            assertNotNull(upstreamCall, "the call reached the upstream: " + proxy.bodies());
+            HttpResponse<String> cancel = McpHttp.post(APP + "/mcp/main", ws.memberKey(),
+                    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":42,\"reason\":\"user pressed stop\"}}",
+                    "Mcp-Session-Id", session, "MCP-Protocol-Version", McpHttp.LATEST);
+            assertEquals(202, cancel.statusCode(), cancel.body());
+            HttpResponse<String> answer = running.get(60, TimeUnit.SECONDS);
+            assertEquals(200, answer.statusCode(), answer.body());
+            assertTrue(answer.body().contains("\"isError\":true") && answer.body().contains("cancelled"), answer.body());
+            assertFalse(answer.body().contains("Long running operation completed"), answer.body());
+
+            JsonObject forwarded = proxy.bodies().stream().map(b -> McpHttp.parse(b).asJsonObject())
+                    .filter(m -> "notifications/cancelled".equals(m.getString("method", ""))).findFirst().orElse(null);
+            assertNotNull(forwarded, "the cancellation went upstream: " + proxy.bodies());
+            assertEquals(upstreamCall.get("id"), forwarded.getJsonObject("params").get("requestId"), forwarded.toString());
+            assertEquals("user pressed stop", forwarded.getJsonObject("params").getString("reason", ""), forwarded.toString());
+        }
     }
 
     @Test
@@ -265,7 +285,7 @@ class UpstreamMcpIT {
      */
     @Test
     void anOAuthClientCredentialsTokenIsFetchedOnceReusedAndSentToTheUpstream() throws Exception {
-        try (OidcTestProvider provider = OidcTestProvider.start(); GuardedUpstream guard = GuardedUpstream.start(provider.jwksUrl())) {
+        try (OidcTestProvider provider = OidcTestProvider.start(); EverythingProxy guard = EverythingProxy.guarded(provider.jwksUrl())) {
             provider.tokenRequests(); // the provider's own start-up requests
             Ws ws = workspace();
             JsonObject leaky = register(ws, "{\"server\":\"main\",\"name\":\"leaky\",\"url\":\"${AMCP_UPSTREAM_GUARDED}/mcp\",\"credential\":\"LEAKY\"}", 400);

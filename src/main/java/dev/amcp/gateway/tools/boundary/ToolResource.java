@@ -28,6 +28,8 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Admin REST surface for tools: list what the caller may use, call one through {@link ToolExecutor} (the test
@@ -51,11 +53,15 @@ public class ToolResource {
     @Inject
     ToolService tools;
 
+    /** The tools the caller may call; a stored tool carries the {@code id} that {@code PUT} and {@code DELETE} take. */
     @GET
     public String list() {
+        Map<String, Long> ids = new HashMap<>();
+        catalog.permittedStoredTools(caller.get()).forEach(t -> ids.put(t.getName(), t.getId()));
         JsonArrayBuilder array = JsonSupport.JSON.createArrayBuilder();
         for (ToolDescriptor d : catalog.list(caller.get())) {
-            array.add(describe(d));
+            Long id = ids.get(d.name());
+            array.add(id == null ? describe(d) : JsonSupport.JSON.createObjectBuilder(describe(d)).add("id", id).build());
         }
         return JsonSupport.JSON.createObjectBuilder().add("tools", array).build().toString();
     }

@@ -60,7 +60,12 @@ public class ToolCatalog {
 
     /** Only the stored tools this caller may use here, without virtual tools (the shared MCP endpoint's list). */
     public List<ToolDescriptor> listStored(Caller caller) {
-        return storedTools(caller).stream().filter(t -> ToolAccessPolicy.permits(caller, t)).map(ToolDescriptor::of).toList();
+        return permittedStoredTools(caller).stream().map(ToolDescriptor::of).toList();
+    }
+
+    /** The stored tools themselves (with their ids), as {@link #listStored} describes them. */
+    public List<McpTool> permittedStoredTools(Caller caller) {
+        return storedTools(caller).stream().filter(t -> ToolAccessPolicy.permits(caller, t)).toList();
     }
 
     /**

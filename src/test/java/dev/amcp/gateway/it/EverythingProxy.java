@@ -15,45 +15,59 @@ import java.net.URL;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * An upstream MCP server that checks OAuth: a reverse proxy in front of server-everything ({@link EverythingUpstream})
- * on {@code it.mcp.guard.port} (default: the IT HTTP port + 7) that forwards only requests whose bearer token the test
- * OpenID provider signed (checked against its JWKS), streams answers through (SSE included), and answers 401 to the
- * rest. It counts both and keeps every token it accepted.
+ * server-everything ({@link EverythingUpstream}) behind a reverse proxy that streams answers through (SSE included) and
+ * keeps the body of every request it forwarded, so a test sees what the gateway sent upstream. The guarded proxy
+ * ({@link #guarded}, on {@code it.mcp.guard.port}, default: the IT HTTP port + 7) is an upstream that checks OAuth:
+ * it forwards only requests whose bearer token the test OpenID provider signed (checked against its JWKS), answers
+ * 401 to the rest, counts both and keeps every token it accepted. The open proxy ({@link #open}, on
+ * {@code it.mcp.open.port}, default: + 8) forwards everything.
  */
-public final class GuardedUpstream implements AutoCloseable {
+public final class EverythingProxy implements AutoCloseable {
 
     private static final List<String> FORWARDED = List.of("Content-Type", "Accept", "Mcp-Session-Id", "MCP-Protocol-Version", "Last-Event-ID");
 
     private final HttpServer server;
     private final ExecutorService threads = Executors.newCachedThreadPool();
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    /** The provider's signing key, or null when every request is forwarded. */
     private final RSAKey key;
     private final Set<String> tokens = ConcurrentHashMap.newKeySet();
+    private final List<String> bodies = new CopyOnWriteArrayList<>();
     private final AtomicInteger accepted = new AtomicInteger();
     private final AtomicInteger refused = new AtomicInteger();
 
-    private GuardedUpstream(String jwks) throws Exception {
-        key = JWKSet.load(new URL(jwks)).getKeys().get(0).toRSAKey();
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", port()), 0);
+    private EverythingProxy(RSAKey key, int port) throws IOException {
+        this.key = key;
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
         server.setExecutor(threads);
         server.createContext("/", this::handle);
         server.start();
     }
 
-    public static GuardedUpstream start(String jwks) throws Exception {
-        return new GuardedUpstream(jwks);
+    public static EverythingProxy guarded(String jwks) throws Exception {
+        return new EverythingProxy(JWKSet.load(new URL(jwks)).getKeys().get(0).toRSAKey(), guardedPort());
     }
 
-    public static int port() {
+    public static EverythingProxy open() throws IOException {
+        return new EverythingProxy(null, openPort());
+    }
+
+    public static int guardedPort() {
         return Integer.getInteger("it.mcp.guard.port", Integer.getInteger("it.http.port", 9180) + 7);
+    }
+
+    public static int openPort() {
+        return Integer.getInteger("it.mcp.open.port", Integer.getInteger("it.http.port", 9180) + 8);
     }
 
     public int accepted() {
@@ -67,6 +81,11 @@ public final class GuardedUpstream implements AutoCloseable {
     /** The distinct bearer tokens accepted so far. */
     public Set<String> tokens() {
         return Set.copyOf(tokens);
+    }
+
+    /** The bodies of the requests forwarded so far, in order. */
+    public List<String> bodies() {
+        return List.copyOf(bodies);
     }
 
     private boolean signedByTheProvider(String authorization) {
@@ -83,13 +102,15 @@ public final class GuardedUpstream implements AutoCloseable {
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
             String authorization = exchange.getRequestHeaders().getFirst("Authorization");
-            if (!signedByTheProvider(authorization)) {
+            if (key != null && !signedByTheProvider(authorization)) {
                 refused.incrementAndGet();
                 exchange.sendResponseHeaders(401, -1);
                 return;
             }
             accepted.incrementAndGet();
-            tokens.add(authorization.substring(7));
+            if (key != null) {
+                tokens.add(authorization.substring(7));
+            }
             HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + EverythingUpstream.port()
                     + exchange.getRequestURI()));
             for (String header : FORWARDED) {
@@ -99,6 +120,9 @@ public final class GuardedUpstream implements AutoCloseable {
                 }
             }
             byte[] body = exchange.getRequestBody().readAllBytes();
+            if (body.length > 0) {
+                bodies.add(new String(body, StandardCharsets.UTF_8));
+            }
             request.method(exchange.getRequestMethod(), body.length == 0 ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
             HttpResponse<InputStream> response = client.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
             for (String header : List.of("Content-Type", "Mcp-Session-Id")) {
