@@ -200,44 +200,4 @@ class OAuthMcpIT {
         assertEquals(404, odd.statusCode());
         assertNull(odd.headers().firstValue("Access-Control-Allow-Origin").orElse(null));
     }
-
-    /**
-     * Opt-in (-Dit.benchmark=true): tools/call of a GET tool with an API key, with an OAuth token and the upstream
-     * directly, concurrency 8 as in {@link McpBenchmarkIT}, alternating so machine load hits all three alike; the
-     * figures go to target/benchmark-oauth.txt.
-     */
-    @Test
-    void aTokenCostsAboutWhatAKeyCosts() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(Boolean.getBoolean("it.benchmark"), "benchmark not requested (-Dit.benchmark=true)");
-        JsonObject t = McpHttp.tenant("mcp-tenant");
-        HttpRequest direct = HttpRequest.newBuilder(URI.create(McpHttp.base() + "/it-upstream/echo/42?q=x")).GET().build();
-        HttpRequest key = benchmarkCall(t.getString("adminKey"));
-        HttpRequest token = benchmarkCall(token(t.getString("workspace") + "-admin", resource("/mcp/main")));
-        StringBuilder report = new StringBuilder();
-        for (HttpRequest first : List.of(direct, key, token)) {
-            HttpResponse<String> r = McpHttp.HTTP.send(first, HttpResponse.BodyHandlers.ofString());
-            assertEquals(200, r.statusCode(), r.body());
-        }
-        for (HttpRequest warm : List.of(direct, key, token)) {
-            McpBenchmarkIT.run(warm, McpBenchmarkIT.WARMUP);
-        }
-        for (int round = 1; round <= 3; round++) {
-            McpBenchmarkIT.Result d = McpBenchmarkIT.run(direct, McpBenchmarkIT.REQUESTS / 2);
-            McpBenchmarkIT.Result k = McpBenchmarkIT.run(key, McpBenchmarkIT.REQUESTS / 2);
-            McpBenchmarkIT.Result o = McpBenchmarkIT.run(token, McpBenchmarkIT.REQUESTS / 2);
-            report.append(String.format(java.util.Locale.ROOT, "round %d: p50 direct %.3f ms, key %.3f ms (added %.3f), token %.3f ms "
-                    + "(added %.3f); p99 key %.3f, token %.3f ms%n", round, d.p50(), k.p50(), k.p50() - d.p50(), o.p50(),
-                    o.p50() - d.p50(), k.p99(), o.p99()));
-        }
-        System.out.print(report);
-        java.nio.file.Files.writeString(java.nio.file.Path.of("target", "benchmark-oauth.txt"), report);
-    }
-
-    static HttpRequest benchmarkCall(String bearer) {
-        return HttpRequest.newBuilder(URI.create(McpHttp.base() + "/mcp/main"))
-                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
-                .header("MCP-Protocol-Version", "2025-11-25").header("Authorization", "Bearer " + bearer)
-                .POST(HttpRequest.BodyPublishers.ofString(McpHttp.request(1, "tools/call",
-                        "{\"name\":\"echo_get\",\"arguments\":{\"id\":\"42\",\"q\":\"x\"}}"))).build();
-    }
 }
