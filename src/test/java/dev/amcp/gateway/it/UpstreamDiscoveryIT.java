@@ -1,5 +1,6 @@
 package dev.amcp.gateway.it;
 
+import static dev.amcp.gateway.it.EmptyInstallToCodeExecuteIT.ok;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,7 +10,6 @@ import dev.amcp.gateway.tools.control.McpUpstreamInvoker;
 import dev.amcp.gateway.tools.control.UpstreamRefreshes;
 import dev.amcp.gateway.workspace.control.OperatorBootstrap;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonString;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
@@ -94,7 +94,7 @@ class UpstreamDiscoveryIT {
         var source = targetWithTheSource();
         String target = source.getKey();
         JsonObject registered = source.getValue();
-        assertEquals(List.of("s_slow", "s_t1", "s_t2", "s_t3", "s_t4", "s_t5"), names(registered, "tools"),
+        assertEquals(List.of("s_slow", "s_t1", "s_t2", "s_t3", "s_t4", "s_t5"), UpstreamMcpIT.names(registered, "tools"),
                 "every page of the upstream's tools/list");
         long id = registered.getJsonNumber("id").longValue();
         String toolsBefore = send("GET", "/api/tools", target, null).body();
@@ -118,7 +118,7 @@ class UpstreamDiscoveryIT {
         }
         assertTrue(staged != null, "the schedule staged the source's changes within 150 s");
         assertFalse(staged.getBoolean("listChanged"), "staged by the schedule, not by a notification: " + staged);
-        assertEquals(List.of("s_t5"), names(staged, "removed"));
+        assertEquals(List.of("s_t5"), UpstreamMcpIT.names(staged, "removed"));
         Map<String, JsonObject> rows = staged.getJsonArray("tools").getValuesAs(JsonObject.class).stream()
                 .collect(Collectors.toMap(r -> r.getString("name"), Function.identity()));
         assertEquals("changed", rows.get("s_t1").getString("status"), staged.toString());
@@ -144,14 +144,6 @@ class UpstreamDiscoveryIT {
         return "{\"server\":\"main\",\"name\":\"" + name + "\",\"description\":\"" + description + "\","
                 + "\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}}},"
                 + "\"endpointMapping\":{\"method\":\"GET\",\"url\":\"${AMCP_UPSTREAM_IT}/echo/{id}\"}}";
-    }
-
-    static List<String> names(JsonObject json, String key) {
-        return json.getJsonArray(key).getValuesAs(JsonString.class).stream().map(JsonString::getString).sorted().toList();
-    }
-
-    static void ok(HttpResponse<String> response, int status) {
-        assertEquals(status, response.statusCode(), response.body());
     }
 
     static HttpResponse<String> send(String method, String path, String key, String body) throws Exception {

@@ -29,6 +29,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -56,10 +57,11 @@ public class ToolResource {
     /** The tools the caller may call; a stored tool carries the {@code id} that {@code PUT} and {@code DELETE} take. */
     @GET
     public String list() {
+        List<McpTool> stored = catalog.permittedStoredTools(caller.get());
         Map<String, Long> ids = new HashMap<>();
-        catalog.permittedStoredTools(caller.get()).forEach(t -> ids.put(t.getName(), t.getId()));
+        stored.forEach(t -> ids.put(t.getName(), t.getId()));
         JsonArrayBuilder array = JsonSupport.JSON.createArrayBuilder();
-        for (ToolDescriptor d : catalog.list(caller.get())) {
+        for (ToolDescriptor d : catalog.withVirtualTools(caller.get(), stored.stream().map(ToolDescriptor::of).toList())) {
             Long id = ids.get(d.name());
             array.add(id == null ? describe(d) : JsonSupport.JSON.createObjectBuilder(describe(d)).add("id", id).build());
         }

@@ -49,7 +49,12 @@ public class ToolCatalog {
 
     /** Every tool this caller may use here, stored tools first, each name once, sorted by name within a kind. */
     public List<ToolDescriptor> list(Caller caller) {
-        List<ToolDescriptor> result = new ArrayList<>(listStored(caller));
+        return withVirtualTools(caller, listStored(caller));
+    }
+
+    /** The given stored tools, then each provider's virtual tools whose name no tool before it has. */
+    public List<ToolDescriptor> withVirtualTools(Caller caller, List<ToolDescriptor> stored) {
+        List<ToolDescriptor> result = new ArrayList<>(stored);
         for (ToolProvider provider : providers) {
             provider.virtualTools(caller).stream().map(ToolProvider.VirtualTool::descriptor)
                     .filter(d -> result.stream().noneMatch(r -> r.name().equals(d.name())))
