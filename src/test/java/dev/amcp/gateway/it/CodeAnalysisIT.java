@@ -96,6 +96,69 @@ class CodeAnalysisIT {
         assertFalse(saved.contains("\"outside\"") || saved.contains("\"computed_definer\"") || saved.contains("\"broken\""), "refused ones are not saved: " + saved);
     }
 
+    static HttpResponse<String> saveWithoutUses(String key, String name, String code, String runAs) throws Exception {
+        String body = Json.createObjectBuilder().add("server", "demo").add("name", name).add("code", code).add("runAs", runAs)
+                .build().toString();
+        return McpHttp.HTTP.send(HttpRequest.newBuilder(URI.create(McpHttp.base() + "/api/code-tools")).header("Authorization", "Bearer " + key)
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    static List<String> strings(jakarta.json.JsonArray array) {
+        return array.getValuesAs(jakarta.json.JsonString.class).stream().map(jakarta.json.JsonString::getString).toList();
+    }
+
+    /**
+     * An agent saves a code tool without {@code uses}: the save takes the names the runner reads (the word import in a
+     * comment is no import), says so, and the tool then runs, is recorded, and replays against that recording.
+     */
+    @Test
+    void aCodeToolSavedWithoutUsesTakesTheNamesTheCodeCallsAndReplays() throws Exception {
+        String key = CodeModeMcpIT.tenant().getString("key");
+        String code = """
+                // import nothing: the customers of Milano, then the open orders
+                const found = await amcp.run('customers_search', {q: 'Milano', limit: 5});
+                const orders = await amcp.run("orders_list", {status: 'open', limit: 5});
+                return {customers: found.count, orders: orders.count};
+                """;
+        var saved = saveWithoutUses(key, "milano_report", code, "invoker");
+        assertEquals(201, saved.statusCode(), saved.body());
+        JsonObject answer = McpHttp.parse(saved.body()).asJsonObject();
+        assertEquals(List.of("customers_search", "orders_list"), strings(answer.getJsonArray("uses")), saved.body());
+        assertEquals(List.of("uses was read from the code: customers_search, orders_list"), strings(answer.getJsonArray("warnings")));
+        JsonObject stored = CodeReplayIT.send("GET", "/api/code-tools/" + answer.getInt("id"), key, null);
+        assertEquals(List.of("customers_search", "orders_list"), strings(stored.getJsonArray("uses")), stored.toString());
+
+        Number customers;
+        try (McpSyncClient client = McpHttp.sdkClient("/mcp/demo", key)) {
+            client.initialize();
+            var called = client.callTool(new McpSchema.CallToolRequest("milano_report", Map.of()));
+            assertFalse(Boolean.TRUE.equals(called.isError()), String.valueOf(called.content()));
+            customers = (Number) ((Map<?, ?>) called.structuredContent()).get("customers");
+        }
+        JsonObject run = CodeReplayIT.send("GET", "/api/code-runs?limit=1", key, null).getJsonArray("runs").getJsonObject(0);
+        assertEquals("SUCCESS", run.getString("status"), run.toString());
+        JsonObject replay = CodeReplayIT.send("POST", "/api/code-tools/" + answer.getInt("id") + "/replay", key,
+                CodeReplayIT.replayBody(run.getString("runId"), null));
+        assertEquals("SUCCESS", replay.getString("status"), replay.toString());
+        assertTrue(replay.getBoolean("same"), replay.toString());
+        assertEquals(customers.intValue(), replay.getJsonObject("newValue").getInt("customers"), replay.toString());
+
+        // An explicit uses keeps today's check; a computed name keeps today's rule for each runAs.
+        var explicit = saveCodeTool(key, "explicit_empty", code, List.of(), "invoker");
+        assertEquals(400, explicit.statusCode(), explicit.body());
+        assertTrue(explicit.body().contains("Line 2 calls 'customers_search', which is not in uses"), explicit.body());
+        String computed = "const name = 'customers_search';\nconst c = await amcp.run(name, {q: 'a'});\nreturn amcp.run('orders_list', {});";
+        var definer = saveWithoutUses(key, "computed_definer", computed, "definer");
+        assertEquals(400, definer.statusCode(), definer.body());
+        assertTrue(definer.body().contains("a tool that runs as its definer must name every tool it calls literally"), definer.body());
+        var invoker = saveWithoutUses(key, "computed_invoker", computed, "invoker");
+        assertEquals(201, invoker.statusCode(), invoker.body());
+        JsonObject invokerAnswer = McpHttp.parse(invoker.body()).asJsonObject();
+        assertEquals(List.of("orders_list"), strings(invokerAnswer.getJsonArray("uses")), invoker.body());
+        assertEquals(List.of("Line 2, column 26: the tool name passed to amcp.run is computed; this call is checked against uses only when it runs",
+                "uses was read from the code: orders_list"), strings(invokerAnswer.getJsonArray("warnings")));
+    }
+
     @Test
     void aCodeRunReportsEachFinishedBridgeCallAndItsOwnProgressToTheSdkClient() throws Exception {
         String key = CodeModeMcpIT.tenant().getString("key");

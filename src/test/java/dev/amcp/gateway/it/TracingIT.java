@@ -28,7 +28,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Tracing (SEP-414) against the real thing: Liberty's mpTelemetry-2.1 SDK exports over OTLP/HTTP to a receiver in
  * this test, a code run calls a tool through the bridge, and the test upstream answers the {@code traceparent} it got.
- * A second deployment without OpenTelemetry settings shows the default: nothing traced, nothing sent upstream.
+ * A second deployment without OpenTelemetry settings shows the default: nothing traced or exported, and the caller's
+ * own trace context passed to the upstream unchanged.
  */
 @ExtendWith(ArquillianExtension.class)
 class TracingIT {
@@ -139,21 +140,34 @@ class TracingIT {
         }
     }
 
+    /**
+     * Tracing off (no OpenTelemetry settings, the default): nothing is traced or exported, but the caller's own trace
+     * context reaches the upstream unchanged, from {@code _meta} through a code run's bridge call and from the HTTP header
+     * through a plain {@code tools/call}; a malformed one reaches it not at all.
+     */
     @Test
-    void withoutOpenTelemetrySettingsNothingIsTracedOrExported() throws Exception {
+    void withoutOpenTelemetrySettingsTheCallersContextPassesThroughAndNothingIsExported() throws Exception {
         String base = SERVER + "/amcp-untraced";
         String key = tenant(base);
         String traceId = randomHex(16);
+        String callerMeta = "00-" + traceId + "-" + randomHex(8) + "-01";
         HttpResponse<String> r = callTool(base, key, "code_execute",
-                Json.createObjectBuilder().add("code", "return await amcp.run('trace_probe', {});").build(),
-                "00-" + traceId + "-" + randomHex(8) + "-01", null);
+                Json.createObjectBuilder().add("code", "return await amcp.run('trace_probe', {});").build(), callerMeta, null);
         assertEquals(200, r.statusCode(), r.body());
-        assertTrue(r.body().contains("\"traceparent\":\"\"") || r.body().contains("\\\"traceparent\\\":\\\"\\\""),
-                "the upstream got a traceparent although tracing is off: " + r.body());
-        assertFalse(TRACEPARENT.matcher(r.body()).find(), r.body());
+        assertEquals(Map.of("traceparent", callerMeta, "tracestate", "it=1"), upstreamSaw(r), "from _meta, through the bridge");
         String requestId = r.headers().firstValue("X-Request-Id").orElseThrow();
 
-        // A traced call made afterwards arrives; by then nothing of the untraced one has.
+        String callerHeader = "00-" + randomHex(16) + "-" + randomHex(8) + "-00";
+        HttpResponse<String> plain = callTool(base, key, "trace_probe", JsonObject.EMPTY_JSON_OBJECT, null, callerHeader);
+        assertEquals(200, plain.statusCode(), plain.body());
+        assertEquals(Map.of("traceparent", callerHeader, "tracestate", ""), upstreamSaw(plain), "from the HTTP header");
+
+        HttpResponse<String> malformed = callTool(base, key, "trace_probe", JsonObject.EMPTY_JSON_OBJECT,
+                "00-" + traceId + "-0000000000000000-01", null);
+        assertEquals(200, malformed.statusCode(), malformed.body());
+        assertEquals(Map.of("traceparent", "", "tracestate", ""), upstreamSaw(malformed), "an invalid context is not passed on");
+
+        // A traced call made afterwards arrives; by then nothing of the untraced ones has.
         String marker = randomHex(16);
         HttpResponse<String> traced = callTool(SERVER + "/amcp-traced", tenant(SERVER + "/amcp-traced"), "trace_probe",
                 JsonObject.EMPTY_JSON_OBJECT, "00-" + marker + "-" + randomHex(8) + "-01", null);
@@ -162,6 +176,14 @@ class TracingIT {
         assertTrue(find(spans, marker, "GET").isPresent(), "the traced marker call was not exported");
         assertTrue(spans.stream().noneMatch(s -> s.traceId().equals(traceId) || requestId.equals(s.attribute("amcp.request.id"))
                 || !"amcp-traced".equals(s.service())), describe(spans));
+    }
+
+    /** The trace headers the test upstream answered it got, from the tool result's structured content. */
+    static Map<String, String> upstreamSaw(HttpResponse<String> r) {
+        JsonObject result = McpHttp.parse(r.body()).asJsonObject().getJsonObject("result");
+        assertFalse(result.getBoolean("isError", false), r.body());
+        JsonObject seen = result.getJsonObject("structuredContent"); // code_execute's is the code's return value
+        return Map.of("traceparent", seen.getString("traceparent"), "tracestate", seen.getString("tracestate"));
     }
 
     static Optional<ReceivedSpan> find(List<ReceivedSpan> spans, String traceId, String name) {

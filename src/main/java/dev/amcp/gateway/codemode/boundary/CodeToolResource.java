@@ -31,7 +31,9 @@ import jakarta.ws.rs.core.Response;
 
 /**
  * Admin REST for code tools: {@code {"server", "name", "title", "description", "inputSchema", "code", "uses": [...],
- * "runAs": "invoker"|"definer", "allowWrites": false, "requireReplay": false, "approval": "role"|"always"|"never"}}. Answers carry soft-limit warnings. A GET
+ * "runAs": "invoker"|"definer", "allowWrites": false, "requireReplay": false, "approval": "role"|"always"|"never"}}.
+ * Without {@code uses} the save takes the tool names the runner reads from the code. Answers carry the saved
+ * {@code uses} and soft-limit warnings. A GET
  * also says whether the tool needs review ({@code needsReview}, {@code drift}: the tools in {@code uses} whose schemas
  * changed since the save). Replays ({@code POST /api/code-tools/{id}/replay}) and recordings need {@code tools.write}
  * ({@link CodeToolReplay}).
@@ -54,15 +56,22 @@ public class CodeToolResource {
 
     @POST
     public Response create(String body) {
-        Gated<McpTool> saved = codeTools.create(caller.get(), draftOf(body));
-        return ToolResource.saved(saved.value(), saved.englishWarnings(), true);
+        return saved(codeTools.create(caller.get(), draftOf(body)), Response.Status.CREATED);
     }
 
     @PUT
     @Path("{id}")
     public Response update(@PathParam("id") long id, String body) {
-        Gated<McpTool> saved = codeTools.update(caller.get(), id, draftOf(body));
-        return ToolResource.saved(saved.value(), saved.englishWarnings(), false);
+        return saved(codeTools.update(caller.get(), id, draftOf(body)), Response.Status.OK);
+    }
+
+    /** The save's answer: the tool's id, name and class, the {@code uses} it was saved with, and the warnings. */
+    private static Response saved(Gated<McpTool> saved, Response.Status status) {
+        var uses = JsonSupport.JSON.createArrayBuilder();
+        CodeToolSpec.from(saved.value().getEndpointMapping()).uses().forEach(uses::add);
+        JsonObject answer = JsonSupport.JSON.createObjectBuilder(ToolResource.savedJson(saved.value(), saved.englishWarnings()))
+                .add("uses", uses).build();
+        return Response.status(status).entity(answer.toString()).build();
     }
 
     /** The code tool as saved, with {@code needsReview} and, per used tool whose schemas changed since, the differences. */
@@ -117,7 +126,8 @@ public class CodeToolResource {
 
     static CodeToolDraft draftOf(String body) {
         JsonObject json = JsonSupport.parseObject(body == null ? "" : body);
-        var uses = json.containsKey("uses") ? json.get("uses") : JsonValue.EMPTY_JSON_ARRAY;
+        boolean usesFromCode = !json.containsKey("uses") || json.get("uses") == JsonValue.NULL;
+        var uses = usesFromCode ? JsonValue.EMPTY_JSON_ARRAY : json.get("uses");
         if (uses.getValueType() != JsonValue.ValueType.ARRAY
                 || uses.asJsonArray().stream().anyMatch(u -> u.getValueType() != JsonValue.ValueType.STRING)) {
             throw new IllegalArgumentException("uses must be an array of tool names");
@@ -128,6 +138,6 @@ public class CodeToolResource {
                 .add("allowWrites", JsonSupport.booleanField(json, "allowWrites", false))
                 .add("requireReplay", JsonSupport.booleanField(json, "requireReplay", false))
                 .add("approval", JsonSupport.stringField(json, "approval", CodeToolSpec.APPROVAL_ROLE)).build();
-        return new CodeToolDraft(ToolResource.draftOf(json), CodeToolSpec.from(mapping));
+        return new CodeToolDraft(ToolResource.draftOf(json), CodeToolSpec.from(mapping), usesFromCode);
     }
 }

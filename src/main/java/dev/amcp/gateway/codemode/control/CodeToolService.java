@@ -12,6 +12,7 @@ import dev.amcp.gateway.platform.entity.NoSuchItemException;
 import dev.amcp.gateway.tools.control.ToolService;
 import dev.amcp.gateway.tools.entity.McpTool;
 import java.util.List;
+import java.util.Map;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -53,16 +54,47 @@ public class CodeToolService {
 
     @RequiresCapability(Capability.ADMIN)
     public Gated<McpTool> create(Caller caller, CodeToolDraft draft) {
-        return store.create(caller, draft, verdict(draft.spec().code()));
+        CodeCheck.Verdict verdict = verdict(draft.spec().code());
+        CodeToolDraft complete = withUsesRead(draft, verdict);
+        return noteUsesRead(draft, store.create(caller, complete, verdict), complete);
     }
 
     @RequiresCapability(Capability.ADMIN)
     public Gated<McpTool> update(Caller caller, Long toolId, CodeToolDraft draft) {
         CodeCheck.Verdict verdict = verdict(draft.spec().code());
-        if (draft.spec().requireReplay() && verdict.problems().isEmpty()) { // code that does not parse is refused by the store
-            replay.requirePassing(caller, toolId, draft.spec());
+        CodeToolDraft complete = withUsesRead(draft, verdict);
+        if (complete.spec().requireReplay() && verdict.problems().isEmpty()) { // code that does not parse is refused by the store
+            replay.requirePassing(caller, toolId, complete.spec());
         }
-        return store.update(caller, toolId, draft, verdict);
+        return noteUsesRead(draft, store.update(caller, toolId, complete, verdict), complete);
+    }
+
+    /**
+     * A draft without {@code uses} gets the names the runner read from its code (the editor pre-fills the same), so an
+     * agent need not repeat what the code says; the store then checks them as it checks given ones. Code that could not
+     * be read leaves nothing to take them from.
+     */
+    static CodeToolDraft withUsesRead(CodeToolDraft draft, CodeCheck.Verdict verdict) {
+        if (!draft.usesFromCode()) {
+            return draft;
+        }
+        String code = draft.spec().code();
+        boolean readable = code != null && !code.isBlank() && code.length() <= CodeToolSpec.MAX_CODE_CHARS;
+        if (readable && !verdict.checked()) {
+            throw new ToolService.InvalidToolException(Map.of("uses", Message.of("problem.codeTool.usesUnread",
+                    "uses was left out and no code runner answered to read it from the code (CODE_RUNNER_URL); list the tools the code calls in uses")));
+        }
+        return draft.withUses(verdict.toolNames());
+    }
+
+    private static Gated<McpTool> noteUsesRead(CodeToolDraft submitted, Gated<McpTool> saved, CodeToolDraft complete) {
+        if (!submitted.usesFromCode()) {
+            return saved;
+        }
+        List<String> uses = complete.spec().uses();
+        return saved.withWarning(uses.isEmpty()
+                ? Message.of("notice.codeTool.usesReadNone", "uses was read from the code: it calls no tool by a literal name")
+                : Message.of("notice.codeTool.usesRead", "uses was read from the code: {0}", String.join(", ", uses)));
     }
 
     /**

@@ -32,6 +32,11 @@ public record CodeToolSpec(String code, List<String> uses, String runAs, boolean
         this(code, uses, runAs, allowWrites, requireReplay, APPROVAL_ROLE);
     }
 
+    /** The same spec calling {@code uses}. */
+    public CodeToolSpec withUses(List<String> uses) {
+        return new CodeToolSpec(code, List.copyOf(uses), runAs, allowWrites, requireReplay, approval);
+    }
+
     /** Whether a run of this tool by a role with {@code roleApprovesWrites} pauses at its first write for a human. */
     public boolean writesNeedApproval(boolean roleApprovesWrites) {
         return allowWrites && (APPROVAL_ALWAYS.equals(approval) || APPROVAL_ROLE.equals(approval) && roleApprovesWrites);

@@ -18,10 +18,11 @@ import java.util.logging.Logger;
  * Telemetry, which Liberty's {@code mpTelemetry-2.1} offers as a <em>stable</em> API (visible to a drop-in WAR). The
  * only class that touches OpenTelemetry: the rest of the gateway sees {@link Span}, {@link Carried} and W3C headers.
  *
- * <p>Off unless the OpenTelemetry SDK is on ({@code OTEL_SDK_DISABLED=false}): then every method is a no-op, no
- * {@code traceparent} goes upstream and nothing is exported. Where the API is missing altogether (a server without
- * the feature, unit tests) it is off too. Each span gets the request id and run id of {@link LogContext} as
- * {@value #REQUEST_ID} and {@value #RUN_ID}.
+ * <p>Spans are made only while the OpenTelemetry SDK is on ({@code OTEL_SDK_DISABLED=false}). Off (the default, and
+ * where the API is missing altogether: a server without the feature, unit tests), nothing is made or exported, but the
+ * caller's W3C trace context ({@code _meta} or HTTP headers) still goes upstream unchanged, as W3C Trace Context asks
+ * of a hop that does not trace itself: a caller's tracing never depends on the gateway's. Each span gets the request
+ * id and run id of {@link LogContext} as {@value #REQUEST_ID} and {@value #RUN_ID}.
  */
 public final class Tracing {
 
@@ -58,30 +59,10 @@ public final class Tracing {
         LogContext.Scope restore();
     }
 
-    private static final Span NO_SPAN = new Span() {
-        @Override
-        public Span attribute(String key, String value) {
-            return this;
-        }
-
-        @Override
-        public Span attribute(String key, long value) {
-            return this;
-        }
-
-        @Override
-        public void fail(String description) {}
-
-        @Override
-        public Map<String, String> headers() {
-            return Map.of();
-        }
-
-        @Override
-        public void close() {}
-    };
-
     private static final LogContext.Scope NO_SCOPE = () -> {};
+
+    /** No span and no context to pass on. */
+    private static final Span NO_SPAN = new PassedSpan(Map.of(), NO_SCOPE);
 
     /** Kinds of span, named here so that callers never link an OpenTelemetry type. */
     private enum Kind { SERVER, INTERNAL, CLIENT }
@@ -92,17 +73,8 @@ public final class Tracing {
         Carried capture();
     }
 
-    private static final Backend OFF = new Backend() {
-        @Override
-        public Span start(String name, Kind kind, Map<String, String> parent) {
-            return NO_SPAN;
-        }
-
-        @Override
-        public Carried capture() {
-            return () -> NO_SCOPE;
-        }
-    };
+    /** Tracing off: no spans, the caller's context passed through (see {@link Passthrough}). */
+    private static final Backend OFF = new Passthrough();
 
     private Tracing() {}
 
@@ -192,6 +164,73 @@ public final class Tracing {
         } catch (RuntimeException | LinkageError e) {
             LOG.log(Level.INFO, "Tracing is off: no OpenTelemetry instance (" + e + ")", e);
             return OFF;
+        }
+    }
+
+    /**
+     * Tracing off: the caller's trace context, validated, is current for the request and its hops (bridge calls on
+     * other threads too, through {@link #capture()}), and every outbound call sends it unchanged. No span is made.
+     */
+    private static final class Passthrough implements Backend {
+
+        /** The caller's context on this thread while a request or a hop of it runs; null outside. */
+        private static final ThreadLocal<Map<String, String>> CURRENT = new ThreadLocal<>();
+
+        @Override
+        public Span start(String name, Kind kind, Map<String, String> parent) {
+            Map<String, String> context = parent == null ? null : W3c.valid(parent);
+            if (context == null) {
+                context = CURRENT.get();
+            }
+            if (context == null && INCOMING.get() != null) {
+                context = W3c.valid(INCOMING.get());
+            }
+            return context == null ? NO_SPAN : new PassedSpan(context, enter(context));
+        }
+
+        @Override
+        public Carried capture() {
+            Map<String, String> context = CURRENT.get();
+            return context == null ? () -> NO_SCOPE : () -> enter(context);
+        }
+
+        private static LogContext.Scope enter(Map<String, String> context) {
+            Map<String, String> previous = CURRENT.get();
+            CURRENT.set(context);
+            return () -> {
+                if (previous == null) {
+                    CURRENT.remove();
+                } else {
+                    CURRENT.set(previous);
+                }
+            };
+        }
+    }
+
+    /** A hop while tracing is off: it names the caller's context (if any) to the next hop, and makes no span. */
+    private record PassedSpan(Map<String, String> context, LogContext.Scope scope) implements Span {
+
+        @Override
+        public Span attribute(String key, String value) {
+            return this;
+        }
+
+        @Override
+        public Span attribute(String key, long value) {
+            return this;
+        }
+
+        @Override
+        public void fail(String description) {}
+
+        @Override
+        public Map<String, String> headers() {
+            return context;
+        }
+
+        @Override
+        public void close() {
+            scope.close();
         }
     }
 

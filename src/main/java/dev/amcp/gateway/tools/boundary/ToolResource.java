@@ -121,11 +121,15 @@ public class ToolResource {
 
     /** 201 (or 200) with the saved tool and any soft-limit warnings. */
     public static Response saved(McpTool tool, java.util.List<String> warnings, boolean created) {
+        return Response.status(created ? Response.Status.CREATED : Response.Status.OK).entity(savedJson(tool, warnings).toString()).build();
+    }
+
+    /** A saved tool's answer: {@code {id, name, method, readOnly, warnings}}. */
+    public static JsonObject savedJson(McpTool tool, java.util.List<String> warnings) {
         var w = JsonSupport.JSON.createArrayBuilder();
         warnings.forEach(w::add);
-        JsonObject saved = JsonSupport.JSON.createObjectBuilder().add("id", tool.getId()).add("name", tool.getName())
+        return JsonSupport.JSON.createObjectBuilder().add("id", tool.getId()).add("name", tool.getName())
                 .add("method", tool.getMethod()).add("readOnly", tool.isReadOnly()).add("warnings", w).build();
-        return Response.status(created ? Response.Status.CREATED : Response.Status.OK).entity(saved.toString()).build();
     }
 
     public static JsonObject objectOrNull(JsonObject json, String key) {
