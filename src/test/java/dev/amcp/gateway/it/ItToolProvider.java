@@ -75,6 +75,7 @@ public class ItToolProvider implements ToolProvider {
                 Set<String> names = new java.util.HashSet<>(ENABLED.getOrDefault(caller.workspaceId(), Set.of()));
                 boolean added = names.add(TOGGLED) || !names.remove(TOGGLED);
                 ENABLED.put(caller.workspaceId(), Set.copyOf(names));
+                dev.amcp.gateway.governance.entity.AccessChanges.changed(); // as an admin's save signals it
                 return ToolResult.json(Json.createObjectBuilder().add("toggled", added).build());
             }
         };

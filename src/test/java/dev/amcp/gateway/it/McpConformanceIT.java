@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.sun.net.httpserver.HttpExchange;
+import dev.amcp.gateway.mcp.control.ClientWatches;
+import dev.amcp.gateway.mcp.control.ToolListSubscriptions;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.jboss.arquillian.container.test.api.Deployment;
@@ -45,9 +48,15 @@ class McpConformanceIT {
     private static final List<String> FORWARDED = List.of("Content-Type", "Accept", "Origin", "MCP-Protocol-Version",
             "Mcp-Session-Id", "Last-Event-ID", "Mcp-Method", "Mcp-Name");
 
+    /**
+     * The production timings of streams (heartbeat, listen poll), not the tests' short ones: the suite waits 800 ms
+     * for a listen stream's first frames, and a short heartbeat once hid an acknowledgement held back until it.
+     */
     @Deployment(testable = false)
     static WebArchive deployment() {
-        return Deployments.gateway();
+        return Deployments.gateway(Deployments.NAME, true, Map.of(
+                ClientWatches.HEARTBEAT_SETTING, String.valueOf(ClientWatches.DEFAULT_HEARTBEAT_MS),
+                ToolListSubscriptions.POLL_SETTING, String.valueOf(ToolListSubscriptions.DEFAULT_POLL_MS)));
     }
 
     static boolean npxAvailable() {

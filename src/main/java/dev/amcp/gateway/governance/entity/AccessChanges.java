@@ -29,6 +29,14 @@ public class AccessChanges {
     @PostUpdate
     @PostRemove
     void changed(Object entity) {
+        changed();
+    }
+
+    /**
+     * A change to what callers may see that is not an entity's (a tool provider's own list, say): the same signal,
+     * again when the current transaction, if any, ends.
+     */
+    public static void changed() {
         GENERATION.incrementAndGet();
         try {
             TransactionSynchronizationRegistry tx = InitialContext.doLookup("java:comp/TransactionSynchronizationRegistry");

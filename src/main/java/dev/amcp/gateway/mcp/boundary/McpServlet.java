@@ -559,6 +559,9 @@ public class McpServlet extends HttpServlet {
             response.setContentType(contentType);
             if (SSE.equals(contentType)) {
                 response.setHeader("Cache-Control", "no-cache");
+                // Commits the head now: Liberty holds back the first flush of an uncommitted response, so a listen
+                // stream's acknowledgement (or a call's first progress) waited for the next heartbeat, a second later.
+                response.flushBuffer();
             }
             body.write(response.getOutputStream());
         };
