@@ -40,6 +40,16 @@ fi
 say "building (first run downloads Open Liberty and dependencies; this takes a few minutes)"
 mvn -B -q -DskipTests -DskipITs package
 
+# Workspace secrets (upstream credentials) are stored encrypted under a master key; the demo gets one of its own,
+# kept beside its database so AMCP_KEEP_DATA=1 can still open what was stored.
+if [ -z "${AMCP_MASTER_KEY:-}" ] && [ -z "${AMCP_MASTER_KEY_FILE:-}" ]; then
+  key_file="$PWD/target/quickstart-master.key"
+  if [ ! -s "$key_file" ]; then
+    (umask 077 && head -c 32 /dev/urandom | base64 > "$key_file")
+  fi
+  export AMCP_MASTER_KEY_FILE="$key_file"
+fi
+
 pids=()
 cleanup() {
   for pid in "${pids[@]:-}"; do [ -n "$pid" ] && kill "$pid" 2>/dev/null || true; done

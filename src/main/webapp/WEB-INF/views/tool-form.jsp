@@ -43,6 +43,16 @@
           <c:forEach items="${methods}" var="m"><option value="${m}" ${m == form.method ? 'selected' : ''}>${m}</option></c:forEach>
         </select>
       </div>
+      <c:if test="${not empty apis or not empty form.upstream}">
+      <div class="field">
+        <label for="upstream"><fmt:message key="tools.upstream"/></label>
+        <select id="upstream" name="upstream">
+          <option value=""><fmt:message key="tools.upstream.none"/></option>
+          <c:forEach items="${apis}" var="a"><option value="${fn:escapeXml(a)}" ${a == form.upstream ? 'selected' : ''}><c:out value="${a}"/></option></c:forEach>
+        </select>
+        <p class="help"><fmt:message key="tools.upstream.help"/></p>
+      </div>
+      </c:if>
       <div class="field ${empty errors.url ? '' : 'invalid'}">
         <label for="url"><fmt:message key="tools.url"/></label>
         <fmt:message key="tools.url.placeholder" var="urlPlaceholder"/>

@@ -11,6 +11,8 @@
  *   <li>{@code control.LogContext}: correlation fields (request id, run id) for the current thread; on Liberty they
  *       appear as {@code ext_<name>} in every JSON log line. Code mode adds the run id here.</li>
  *   <li>{@code boundary.RestApplication}: the Jakarta REST root and the OpenAPI description at {@code /openapi}.</li>
+ *   <li>{@code control.SecretBox}: envelope encryption of secrets features store (AES-256-GCM under data keys wrapped
+ *       by the operator's master key), and the re-wrap of a master-key rotation; it knows nothing of what it seals.</li>
  * </ul>
  */
 package dev.amcp.gateway.platform;

@@ -21,6 +21,8 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 public final class Deployments {
 
     public static final String NAME = "amcp-it";
+    /** The test deployments' master key (32 bytes, base64); a test of another key names its own. */
+    public static final String MASTER_KEY = "dGVzdC1tYXN0ZXIta2V5LWZvci1hbWNwLWl0cy0wMDE=";
 
     private Deployments() {}
 
@@ -54,6 +56,7 @@ public final class Deployments {
         settings.put("AMCP_MCP_LISTEN_POLL_MS", "300");
         settings.put("AMCP_CODE_MAX_CONSOLE_BYTES", "4096");
         settings.put("AMCP_CODE_MAX_RESULT_BYTES", "65536");
+        settings.put("AMCP_MASTER_KEY", MASTER_KEY);
         String runnerUrl = System.getProperty("it.runner.url", "");
         if (!runnerUrl.isBlank()) {
             settings.put("CODE_RUNNER_URL", runnerUrl);

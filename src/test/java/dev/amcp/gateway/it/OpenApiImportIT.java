@@ -102,6 +102,47 @@ class OpenApiImportIT {
         }
     }
 
+    /**
+     * The same published document imported for a workspace upstream: the upstream's base stands for the document's
+     * server, its own credential (set by the workspace admin, no operator setting) goes with the imported tools.
+     */
+    @Test
+    void importsForAWorkspaceUpstreamWhoseCredentialTheToolsSend() throws Exception {
+        Ws ws = workspace();
+        String port = System.getProperty("it.http.port", "9180");
+        WorkspaceUpstreamsIT.egressRule(APP, "127.0.0.1:" + port);
+        HttpResponse<String> created = send("POST", "/api/upstreams", ws.adminKey(), Json.createObjectBuilder().add("name", "petstore")
+                .add("baseUrl", "http://127.0.0.1:" + port + APP + "/it-petstore/v2").build().toString());
+        assertEquals(201, created.statusCode(), created.body());
+        long upstream = OperatorIT.json(created).getJsonNumber("id").longValue();
+        assertEquals(200, send("PUT", "/api/upstreams/" + upstream + "/credential", ws.adminKey(), Json.createObjectBuilder()
+                .add("kind", "header").add("value", PetstoreUpstream.CREDENTIAL).build().toString()).statusCode());
+
+        JsonObject refused = preview(ws, Json.createObjectBuilder().add("server", "main").add("upstream", "petstore")
+                .add("credential", "PETSTORE").add("document", resource("petstore-3.0.json")).build().toString(), 400);
+        assertTrue(refused.getString("message").contains("with upstream, leave base and credential out"), refused.toString());
+        JsonObject preview = preview(ws, Json.createObjectBuilder().add("server", "main").add("upstream", "petstore")
+                .add("document", resource("petstore-3.0.json")).build().toString(), 200);
+        JsonObject mapping = byOperation(preview).get("getPetById").getJsonObject("endpointMapping");
+        assertEquals("petstore", mapping.getString("upstream"), mapping.toString());
+        assertEquals("/pet/{petId}", mapping.getString("url"));
+        assertFalse(mapping.containsKey("credential"), mapping.toString());
+        apply(ws, preview.getJsonNumber("id").longValue(), "{\"operations\":[\"getPetById\"]}", 200);
+
+        try (McpSyncClient client = McpHttp.sdkClient(APP + "/mcp/main", ws.adminKey())) {
+            client.initialize();
+            McpSchema.CallToolResult result = client.callTool(new McpSchema.CallToolRequest("getPetById", Map.of("petId", 7)));
+            assertFalse(Boolean.TRUE.equals(result.isError()), "the stub insists on the credential: " + result);
+            assertEquals("doggie", ((Map<?, ?>) result.structuredContent()).get("name"));
+        }
+        assertEquals(204, send("DELETE", "/api/upstreams/" + upstream + "/credential", ws.adminKey(), null).statusCode());
+        try (McpSyncClient client = McpHttp.sdkClient(APP + "/mcp/main", ws.adminKey())) {
+            client.initialize();
+            McpSchema.CallToolResult without = client.callTool(new McpSchema.CallToolRequest("getPetById", Map.of("petId", 7)));
+            assertTrue(Boolean.TRUE.equals(without.isError()), "without the upstream's credential the stub refuses: " + without);
+        }
+    }
+
     @Test
     void importsThePublishedPetstoreAndCallsAnImportedToolThroughMcp() throws Exception {
         Ws ws = workspace();

@@ -23,6 +23,47 @@ public class TestUpstream {
                 .add("auth", auth == null ? "" : auth).build().toString();
     }
 
+    /**
+     * Which credential headers reached the upstream, as SHA-256 hex of each value (never the value: the answer is a
+     * tool result, which code runs record, and a test looks for the secret in the database afterwards).
+     */
+    @GET
+    @Path("headers")
+    @Produces("application/json")
+    public String headers(@HeaderParam("Authorization") String authorization, @HeaderParam("X-Api-Key") String apiKey) {
+        return jakarta.json.Json.createObjectBuilder().add("authorization", sha256(authorization)).add("xApiKey", sha256(apiKey))
+                .build().toString();
+    }
+
+    /** Whom a bearer JWT the caller sent was issued to ({@code sub}, not verified: a test only looks at who it names). */
+    @GET
+    @Path("bearer")
+    @Produces("application/json")
+    public String bearer(@HeaderParam("Authorization") String authorization) {
+        String sub = "";
+        if (authorization != null && authorization.startsWith("Bearer ")) {
+            String[] parts = authorization.substring(7).split("\\.");
+            if (parts.length == 3) {
+                String payload = new String(java.util.Base64.getUrlDecoder().decode(parts[1]), java.nio.charset.StandardCharsets.UTF_8);
+                sub = jakarta.json.Json.createReader(new java.io.StringReader(payload)).readObject().getString("sub", "");
+            }
+        }
+        return jakarta.json.Json.createObjectBuilder().add("sub", sub).build().toString();
+    }
+
+    /** SHA-256 hex of a header value, "" for none. */
+    public static String sha256(String value) {
+        if (value == null) {
+            return "";
+        }
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(value.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** The trace context the caller sent, so a test sees what reached the upstream. */
     @GET
     @Path("trace")

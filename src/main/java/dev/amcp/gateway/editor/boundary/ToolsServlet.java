@@ -6,11 +6,14 @@ import dev.amcp.gateway.editor.control.HttpToolForms;
 import dev.amcp.gateway.editor.entity.HttpToolForm;
 import dev.amcp.gateway.governance.control.GateRefusedException;
 import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.governance.entity.Capability;
 import dev.amcp.gateway.platform.entity.Message;
 import dev.amcp.gateway.tools.control.SchemaInference;
 import dev.amcp.gateway.tools.control.ToolExecutor;
 import dev.amcp.gateway.tools.control.McpUpstreamInvoker;
 import dev.amcp.gateway.tools.control.ToolService;
+import dev.amcp.gateway.tools.control.WorkspaceUpstreams;
+import dev.amcp.gateway.tools.entity.WorkspaceUpstream;
 import dev.amcp.gateway.tools.control.ToolService.InvalidToolException;
 import dev.amcp.gateway.tools.entity.McpTool;
 import dev.amcp.gateway.tools.entity.ToolDraft;
@@ -41,6 +44,9 @@ public class ToolsServlet extends EditorServlet {
 
     @Inject
     ToolService tools;
+
+    @Inject
+    WorkspaceUpstreams upstreams;
 
     @Inject
     ToolExecutor executor;
@@ -210,6 +216,7 @@ public class ToolsServlet extends EditorServlet {
         request.setAttribute("formError", formError);
         request.setAttribute("servers", workspaces.servers(caller.workspaceId()));
         request.setAttribute("showMapping", EditorToolAccess.showsMapping(caller));
+        request.setAttribute("apis", caller.has(Capability.ADMIN) ? upstreams.list(caller).stream().map(WorkspaceUpstream::getName).toList() : List.of());
         request.setAttribute("methods", List.of("GET", "POST", "PUT", "PATCH", "DELETE"));
         if (request.getAttribute("testArgs") == null) {
             request.setAttribute("testArgs", existing == null ? "{}" : exampleArgs(existing));

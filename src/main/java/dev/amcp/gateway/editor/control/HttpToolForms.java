@@ -36,6 +36,7 @@ public final class HttpToolForms {
         form.setTitle(trim(param.apply("title")));
         form.setDescription(text(param.apply("description")));
         form.setMethod(trim(param.apply("method")).toUpperCase(Locale.ROOT));
+        form.setUpstream(trim(param.apply("upstream")));
         form.setUrl(trim(param.apply("url")));
         form.setQuery(text(param.apply("query")));
         form.setBody(trim(param.apply("body")));
@@ -57,6 +58,7 @@ public final class HttpToolForms {
         form.setTitle(nullToEmpty(tool.getTitle()));
         form.setDescription(nullToEmpty(tool.getDescription()));
         form.setMethod(tool.getMethod());
+        form.setUpstream(JsonSupport.string(m, "upstream", ""));
         form.setUrl(JsonSupport.string(m, "url", ""));
         form.setQuery(lines(m, "query", "="));
         form.setHeaders(lines(m, "headers", ": "));
@@ -79,7 +81,10 @@ public final class HttpToolForms {
         if (form.getName().isEmpty()) {
             errors.put("name", EditorMessages.get(locale, "error.required"));
         }
-        if (form.getUrl().isEmpty()) {
+        if (!form.getUpstream().isEmpty()) {
+            mapping.add("upstream", form.getUpstream()); // the URL is then a path under its base, and may be empty
+        }
+        if (form.getUrl().isEmpty() && form.getUpstream().isEmpty()) {
             errors.put("url", EditorMessages.get(locale, "error.required"));
         } else {
             mapping.add("url", form.getUrl());

@@ -17,6 +17,7 @@ public final class Navigation {
             new NavItem("servers", "nav.servers", "/admin/servers"),
             new NavItem("tools", "nav.tools", "/admin/tools"),
             new NavItem("imports", "nav.imports", "/admin/imports", caller -> caller.has(dev.amcp.gateway.governance.entity.Capability.ADMIN)),
+            new NavItem("apis", "nav.apis", "/admin/apis", Navigation::admin),
             new NavItem("upstreams", "nav.upstreams", "/admin/upstream-servers", Navigation::admin),
             new NavItem("keys", "nav.keys", "/admin/keys"),
             new NavItem("sso", "nav.sso", "/admin/sso-mappings", caller -> caller.has(Capability.ADMIN)),
@@ -26,6 +27,7 @@ public final class Navigation {
             new NavItem("users", "nav.users", "/admin/users", Navigation::admin),
             new NavItem("roles", "nav.roles", "/admin/roles", Navigation::admin),
             new NavItem("audit", "nav.audit", "/admin/audit", caller -> admin(caller) || caller.operator()),
+            new NavItem("egress", "nav.egress", "/admin/egress", Caller::operator),
             new NavItem("license", "nav.license", "/admin/license"));
 
     private Navigation() {}

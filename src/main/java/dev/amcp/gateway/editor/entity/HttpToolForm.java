@@ -18,6 +18,7 @@ public class HttpToolForm {
     private String body = "";
     private String headers = "";
     private String credential = "";
+    private String upstream = "";
     private String timeoutMs = "";
     private String inputSchema = "{\n  \"type\": \"object\",\n  \"properties\": {}\n}";
     private String outputSchema = "";
@@ -42,6 +43,8 @@ public class HttpToolForm {
     public void setBody(String body) { this.body = body; }
     public String getHeaders() { return headers; }
     public void setHeaders(String headers) { this.headers = headers; }
+    public String getUpstream() { return upstream; }
+    public void setUpstream(String upstream) { this.upstream = upstream; }
     public String getCredential() { return credential; }
     public void setCredential(String credential) { this.credential = credential; }
     public String getTimeoutMs() { return timeoutMs; }

@@ -23,8 +23,13 @@ public record AdminChange(Long actorUserId, String actorUsername, boolean actorO
     public static final String LICENSE = "license";
     /** A row of a workspace's single sign-on role mapping. */
     public static final String SSO_MAPPING = "ssoMapping";
+    /** A workspace upstream (base URL), its credential, and the operator's egress rules. */
+    public static final String UPSTREAM = "upstream";
+    public static final String CREDENTIAL = "credential";
+    public static final String EGRESS_RULE = "egressRule";
     /** Every kind, as {@code ?kind=} accepts them. */
-    public static final List<String> KINDS = List.of(WORKSPACE, USER, ROLE, KEY, SERVER, TOOL, CODE_TOOL, PROPOSAL, LICENSE, SSO_MAPPING);
+    public static final List<String> KINDS = List.of(WORKSPACE, USER, ROLE, KEY, SERVER, TOOL, CODE_TOOL, PROPOSAL, LICENSE, SSO_MAPPING,
+            UPSTREAM, CREDENTIAL, EGRESS_RULE);
 
     public static final String CREATE = "create";
     public static final String UPDATE = "update";
@@ -35,6 +40,8 @@ public record AdminChange(Long actorUserId, String actorUsername, boolean actorO
     public static final String REJECT = "reject";
     public static final String INSTALL = "install";
     public static final String REMOVE = "remove";
+    /** A credential sent upstream (noted at most hourly per credential). */
+    public static final String USE = "use";
 
     /** A change by this caller to something of a workspace ({@code workspaceId}), or of the instance ({@code null}). */
     public static AdminChange by(Caller caller, Long workspaceId, String kind, String subject, String action,

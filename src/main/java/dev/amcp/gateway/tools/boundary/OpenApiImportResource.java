@@ -59,7 +59,7 @@ public class OpenApiImportResource {
         OpenApiImportRequest request = new OpenApiImportRequest(JsonSupport.stringField(json, "server", null),
                 JsonSupport.stringField(json, "url", null), JsonSupport.stringField(json, "document", null),
                 JsonSupport.stringField(json, "base", null), JsonSupport.stringField(json, "credential", null),
-                JsonSupport.stringField(json, "prefix", null));
+                JsonSupport.stringField(json, "prefix", null), JsonSupport.stringField(json, "upstream", null));
         return Response.ok(imports.preview(caller.get(), request).toString()).build();
     }
 

@@ -78,6 +78,12 @@ public class HttpToolInvoker implements ToolInvoker {
     @Inject
     UpstreamRules upstreams;
 
+    @Inject
+    UpstreamDirectory directory;
+
+    @Inject
+    UpstreamCredentials credentials;
+
     private HttpClient client;
     /** HTTPS clients by host name, each sending that name in SNI; the names are bounded by the operator's settings. */
     private final Map<String, HttpClient> tlsClients = new ConcurrentHashMap<>();
@@ -146,7 +152,11 @@ public class HttpToolInvoker implements ToolInvoker {
         HttpRequest request;
         HttpClient sender;
         try {
-            Call call = buildRequest(prepared.apply(tool.getEndpointMapping()), args);
+            Prepared ready = prepared.apply(tool.getEndpointMapping());
+            String upstreamName = ready.mapping().upstream();
+            UpstreamDirectory.UpstreamRef upstream = upstreamName == null ? null : directory.upstream(tool.getWorkspaceId(), upstreamName)
+                    .orElseThrow(() -> new IllegalArgumentException("its upstream '" + upstreamName + "' is no longer in this workspace"));
+            Call call = buildRequest(ready, args, upstream, caller);
             request = call.request();
             sender = clientFor(call.target());
         } catch (IllegalArgumentException e) {
@@ -218,11 +228,35 @@ public class HttpToolInvoker implements ToolInvoker {
         }
         upstreams.checkCredential(credential, target);
         CheckedUpstream checked = upstreams.resolveForCall(target);
+        HttpRequest.Builder builder = documentRequest(checked);
+        addCredential(builder, credential);
+        return fetched(builder, checked, target, maxBytes);
+    }
+
+    /** The same fetch at a path under a workspace upstream, with its credential; the workspace rule judges it. */
+    public Fetched fetch(UpstreamDirectory.UpstreamRef upstream, String path, Caller caller, long maxBytes) {
+        URI target;
+        try {
+            target = new URI(upstream.base() + path);
+        } catch (java.net.URISyntaxException e) {
+            throw new dev.amcp.gateway.platform.entity.InvalidInputException(dev.amcp.gateway.platform.entity.Message.of(
+                    "problem.mapping.urlInvalid", "url is not a valid URL: {0}", e.getReason()));
+        }
+        CheckedUpstream checked = upstreams.resolveForWorkspaceCall(target, upstream.base(), directory.egressRules());
+        HttpRequest.Builder builder = documentRequest(checked);
+        credentials.header(upstream, caller).ifPresent(header -> builder.setHeader(header.getKey(), header.getValue()));
+        return fetched(builder, checked, target, maxBytes);
+    }
+
+    private HttpRequest.Builder documentRequest(CheckedUpstream checked) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(checked.pinnedUri())
                 .timeout(Duration.ofMillis(settings.getLong(TIMEOUT_SETTING, 10_000)))
                 .header("Accept", "application/json, application/yaml, text/yaml, */*").GET();
         pinHost(builder, checked);
-        addCredential(builder, credential);
+        return builder;
+    }
+
+    private Fetched fetched(HttpRequest.Builder builder, CheckedUpstream checked, URI target, long maxBytes) {
         try {
             HttpResponse<InputStream> response = clientFor(checked).send(builder.build(), HttpResponse.BodyHandlers.ofInputStream());
             try (InputStream in = response.body()) {
@@ -259,9 +293,17 @@ public class HttpToolInvoker implements ToolInvoker {
     }
 
     Call buildRequest(Prepared prepared, JsonObject args) {
+        return buildRequest(prepared, args, null, null);
+    }
+
+    /**
+     * The request for these arguments. Under a workspace upstream ({@code upstream} not null) the URL is its base plus
+     * the mapping's relative URL, the workspace rule judges it, and the upstream's own credential goes with it.
+     */
+    Call buildRequest(Prepared prepared, JsonObject args, UpstreamDirectory.UpstreamRef upstream, Caller caller) {
         HttpEndpointMapping mapping = prepared.mapping();
         Set<String> consumed = new HashSet<>();
-        StringBuilder resolved = new StringBuilder();
+        StringBuilder resolved = new StringBuilder(upstream == null ? "" : upstream.base().toString());
         List<String> parts = prepared.urlParts();
         for (int i = 0; i < parts.size(); i++) {
             if (i % 2 == 0) {
@@ -296,8 +338,13 @@ public class HttpToolInvoker implements ToolInvoker {
         String uri = resolved + (query.length() == 0 ? "" : (resolved.indexOf("?") >= 0 ? "&" : "?") + query);
         long timeoutMs = mapping.timeoutMs() != null ? mapping.timeoutMs() : settings.getLong(TIMEOUT_SETTING, 10_000);
         URI target = URI.create(uri);
-        upstreams.checkCredential(mapping.credential(), target);
-        CheckedUpstream checked = upstreams.resolveForCall(target);
+        CheckedUpstream checked;
+        if (upstream == null) {
+            upstreams.checkCredential(mapping.credential(), target);
+            checked = upstreams.resolveForCall(target);
+        } else {
+            checked = upstreams.resolveForWorkspaceCall(target, upstream.base(), directory.egressRules());
+        }
         HttpRequest.Builder builder = HttpRequest.newBuilder(checked.pinnedUri())
                 .timeout(Duration.ofMillis(timeoutMs))
                 .header("Accept", "application/json");
@@ -318,7 +365,11 @@ public class HttpToolInvoker implements ToolInvoker {
                 builder.setHeader(header, text);
             }
         });
-        addCredential(builder, mapping.credential());
+        if (upstream == null) {
+            addCredential(builder, mapping.credential());
+        } else {
+            credentials.header(upstream, caller).ifPresent(header -> builder.setHeader(header.getKey(), header.getValue()));
+        }
         if (mapping.sendsBody()) {
             JsonObjectBuilder body = JsonSupport.JSON.createObjectBuilder();
             args.forEach((k, v) -> {

@@ -66,6 +66,9 @@ public class OpenApiImports {
     UpstreamRules upstreams;
 
     @Inject
+    UpstreamDirectory directory;
+
+    @Inject
     HttpToolInvoker http;
 
     @Inject
@@ -90,15 +93,19 @@ public class OpenApiImports {
         if (hasUrl == hasDocument) {
             throw problem("problem.openapi.source", "Give either url or document");
         }
-        String text = hasUrl ? fetch(request.url().strip(), request.credential()) : request.document();
+        UpstreamDirectory.UpstreamRef upstream = workspaceUpstream(caller, request);
+        String text = !hasUrl ? request.document() : upstream != null ? fetchUnder(upstream, request.url().strip(), caller)
+                : fetch(request.url().strip(), request.credential());
         if (text.getBytes(StandardCharsets.UTF_8).length > maxBytes()) {
             throw problem("problem.openapi.tooLarge", "The document is larger than the {0}-byte limit ({1})", maxBytes(), MAX_BYTES_SETTING);
         }
         OpenApiReader.Parsed parsed = OpenApiReader.parse(text);
-        String base = base(request, parsed);
-        String credential = request.credential() != null && !request.credential().isBlank()
+        String base = upstream != null ? "" : base(request, parsed);
+        String credential = upstream != null ? null : request.credential() != null && !request.credential().isBlank()
                 ? request.credential().strip().toUpperCase(java.util.Locale.ROOT) : upstreams.boundCredential(base);
-        upstreams.checkCredential(credential, URI.create(upstreams.expandBases(base)));
+        if (upstream == null) {
+            upstreams.checkCredential(credential, URI.create(upstreams.expandBases(base)));
+        }
 
         Map<String, McpTool> onServer = em.createNamedQuery(McpTool.BY_SERVER, McpTool.class).setParameter("serverId", server.getId())
                 .getResultList().stream().collect(Collectors.toMap(McpTool::getName, Function.identity()));
@@ -106,6 +113,10 @@ public class OpenApiImports {
                 .map(McpTool::getName).collect(Collectors.toSet());
         List<ImportedOperation> operations = OpenApiReader.operations(parsed, base, credential,
                 request.prefix() == null ? "" : request.prefix().strip(), elsewhere::contains);
+        if (upstream != null) {
+            operations = operations.stream().map(op -> op.withMapping(JsonSupport.JSON.createObjectBuilder(op.endpointMapping())
+                    .add("upstream", upstream.name()).build())).toList();
+        }
 
         JsonArrayBuilder ops = JsonSupport.JSON.createArrayBuilder();
         Set<String> proposed = operations.stream().map(ImportedOperation::name).collect(Collectors.toSet());
@@ -232,11 +243,36 @@ public class OpenApiImports {
     }
 
     /** The document at a URL, through the upstream rules, at most the size cap. */
+    /** The workspace upstream a request names, of the caller's own workspace; it comes without base and credential. */
+    private UpstreamDirectory.UpstreamRef workspaceUpstream(Caller caller, OpenApiImportRequest request) {
+        if (request.upstream() == null || request.upstream().isBlank()) {
+            return null;
+        }
+        String name = request.upstream().strip();
+        UpstreamDirectory.UpstreamRef upstream = directory.upstream(caller.workspaceId(), name).orElseThrow(() ->
+                problem("problem.mapping.upstreamUnknown", "''{0}'' is not an upstream of this workspace (see /api/upstreams)", name));
+        if (request.base() != null && !request.base().isBlank() || request.credential() != null && !request.credential().isBlank()) {
+            throw problem("problem.openapi.upstreamAlone", "with upstream, leave base and credential out: the upstream''s base and credential serve");
+        }
+        return upstream;
+    }
+
+    /** The document at a path under a workspace upstream, fetched with its credential. */
+    private String fetchUnder(UpstreamDirectory.UpstreamRef upstream, String path, Caller caller) {
+        if (!path.startsWith("/")) {
+            throw problem("problem.openapi.upstreamUrl", "with upstream, url is a path under its base, starting with /");
+        }
+        return fetched(http.fetch(upstream, path, caller, maxBytes()), upstream.base() + path);
+    }
+
     private String fetch(String url, String credential) {
         if (!url.startsWith("${") && !url.startsWith("http://") && !url.startsWith("https://")) {
             throw problem("problem.mapping.urlScheme", "url must start with http:// or https:// (or a $'{'{0}...'}' setting)", HttpEndpointMapping.SETTING_PREFIX);
         }
-        HttpToolInvoker.Fetched fetched = http.fetch(url, credential == null || credential.isBlank() ? null : credential.strip(), maxBytes());
+        return fetched(http.fetch(url, credential == null || credential.isBlank() ? null : credential.strip(), maxBytes()), url);
+    }
+
+    private String fetched(HttpToolInvoker.Fetched fetched, String url) {
         if (fetched.tooLarge()) {
             throw problem("problem.openapi.tooLarge", "The document is larger than the {0}-byte limit ({1})", maxBytes(), MAX_BYTES_SETTING);
         }

@@ -56,6 +56,9 @@ public class ToolService {
     UpstreamRules upstreams;
 
     @Inject
+    UpstreamDirectory directory;
+
+    @Inject
     Event<AdminChange> changes;
 
     @Inject
@@ -245,9 +248,13 @@ public class ToolService {
         } else {
             try {
                 HttpEndpointMapping mapping = HttpEndpointMapping.from(draft.endpointMapping());
-                URI target = upstreamOf(mapping);
-                upstreams.checkAtSave(target);
-                upstreams.checkCredential(mapping.credential(), target);
+                if (mapping.upstream() != null) {
+                    checkWorkspaceUpstream(caller, mapping);
+                } else {
+                    URI target = upstreamOf(mapping, "");
+                    upstreams.checkAtSave(target);
+                    upstreams.checkCredential(mapping.credential(), target);
+                }
                 if (draft.inputSchema() != null && draft.inputSchema().containsKey("properties")) {
                     var declared = draft.inputSchema().getJsonObject("properties").keySet();
                     mapping.pathParameters().stream().filter(p -> !declared.contains(p)).findFirst().ifPresent(p ->
@@ -264,9 +271,20 @@ public class ToolService {
         return server;
     }
 
-    /** The URL a mapping calls, with the operator's base put in and each {argument} standing as a plain segment. */
-    private URI upstreamOf(HttpEndpointMapping mapping) {
-        String url = HttpEndpointMapping.PATH_PARAM.matcher(upstreams.expandBases(mapping.url())).replaceAll("arg");
+    /**
+     * A mapping under a workspace upstream: the upstream is one of the caller's own workspace (a name is never looked up
+     * in another), and the URL under its base is inside the operator's ceiling as it is now.
+     */
+    private void checkWorkspaceUpstream(Caller caller, HttpEndpointMapping mapping) {
+        UpstreamDirectory.UpstreamRef upstream = directory.upstream(caller.workspaceId(), mapping.upstream()).orElseThrow(() ->
+                new InvalidInputException(Message.of("problem.mapping.upstreamUnknown", "''{0}'' is not an upstream of this workspace (see /api/upstreams)",
+                        mapping.upstream())));
+        upstreams.checkWorkspaceBase(upstreamOf(mapping, upstream.base().toString()), directory.egressRules());
+    }
+
+    /** The URL a mapping calls, with the base put in and each {argument} standing as a plain segment. */
+    private URI upstreamOf(HttpEndpointMapping mapping, String workspaceBase) {
+        String url = HttpEndpointMapping.PATH_PARAM.matcher(workspaceBase + upstreams.expandBases(mapping.url())).replaceAll("arg");
         try {
             return new URI(url);
         } catch (URISyntaxException e) {

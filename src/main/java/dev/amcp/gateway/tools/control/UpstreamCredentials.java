@@ -1,8 +1,11 @@
 package dev.amcp.gateway.tools.control;
 
+import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.platform.control.JsonSupport;
+import dev.amcp.gateway.platform.control.SecretBox;
 import dev.amcp.gateway.platform.control.Settings;
 import dev.amcp.gateway.tools.entity.CheckedUpstream;
+import dev.amcp.gateway.tools.entity.UpstreamCredential;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
@@ -17,15 +20,22 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The header a named credential sends to an upstream MCP server. Either static ({@code AMCP_CREDENTIAL_<NAME>_VALUE},
+ * The header a credential sends upstream.
+ * <ul>
+ * <li>An operator's named credential, to an upstream MCP server: static ({@code AMCP_CREDENTIAL_<NAME>_VALUE},
  * optional {@code _HEADER}), as HTTP tools send it, or OAuth client credentials: with
  * {@code AMCP_CREDENTIAL_<NAME>_TOKEN_URL}, {@code _CLIENT_ID}, {@code _CLIENT_SECRET} and optional {@code _SCOPE} set,
  * a bearer token is fetched from that token endpoint (through {@link UpstreamRules}, client id and secret in HTTP Basic)
- * and reused until shortly before it expires. Secrets live only in the operator's settings, never in the database or
- * an API answer.
+ * and reused until shortly before it expires. These secrets live only in the operator's settings.</li>
+ * <li>A workspace upstream's credential ({@link #header(UpstreamDirectory.UpstreamRef, Caller)}): opened from its sealed
+ * form for each call (a header, HTTP Basic, or a client-credentials token fetched the same way, its token URL inside
+ * the operator's egress ceiling), and its use noted in the audit log ({@link WorkspaceUpstreams#noteUse}).</li>
+ * </ul>
+ * No secret ever leaves this class but in the header it builds.
  */
 @ApplicationScoped
 public class UpstreamCredentials {
@@ -41,9 +51,71 @@ public class UpstreamCredentials {
     @Inject
     UpstreamRules upstreams;
 
+    @Inject
+    SecretBox secrets;
+
+    @Inject
+    UpstreamDirectory directory;
+
+    @Inject
+    WorkspaceUpstreams workspaceUpstreams;
+
     private record Token(String value, Instant renewAt) {}
 
     private final Map<String, Token> tokens = new ConcurrentHashMap<>();
+    /** When each workspace credential's use was last noted here, so the audit is asked at most hourly. */
+    private final Map<Long, Instant> noted = new ConcurrentHashMap<>();
+
+    /**
+     * The header a workspace upstream's credential sends (none without a credential). The secret is opened now and
+     * goes nowhere but into the header.
+     */
+    public Optional<Map.Entry<String, String>> header(UpstreamDirectory.UpstreamRef upstream, Caller caller) {
+        UpstreamDirectory.SealedCredential c = upstream.credential();
+        if (c == null) {
+            return Optional.empty();
+        }
+        String secret;
+        try {
+            secret = secrets.open(c.dataKeyId(), c.ciphertext(), UpstreamCredential.sealContext(upstream.workspaceId(), upstream.id(), c.kind()));
+        } catch (IllegalStateException e) {
+            throw new IllegalArgumentException("the credential of upstream '" + upstream.name() + "' cannot be opened: " + e.getMessage());
+        }
+        noteUse(upstream, caller);
+        JsonObject params = c.params() == null ? JsonObject.EMPTY_JSON_OBJECT : c.params();
+        return Optional.of(switch (c.kind()) {
+            case UpstreamCredential.HEADER -> Map.entry(params.getString("header", "Authorization"), secret);
+            case UpstreamCredential.BASIC -> Map.entry("Authorization", "Basic " + Base64.getEncoder()
+                    .encodeToString((params.getString("username", "") + ":" + secret).getBytes(StandardCharsets.UTF_8)));
+            default -> Map.entry("Authorization", "Bearer " + workspaceToken(upstream, c, params, secret));
+        });
+    }
+
+    private String workspaceToken(UpstreamDirectory.UpstreamRef upstream, UpstreamDirectory.SealedCredential c, JsonObject params, String secret) {
+        String key = "upstream " + upstream.id() + " " + c.ciphertext(); // a new secret or setting is a new entry
+        Token token = tokens.get(key);
+        if (token == null || Instant.now().isAfter(token.renewAt())) {
+            String label = "upstream '" + upstream.name() + "'";
+            CheckedUpstream checked = upstreams.resolveInCeiling(URI.create(params.getString("tokenUrl")), directory.egressRules());
+            token = fetch(label, checked, params.getString("clientId", ""), secret, Optional.ofNullable(params.getString("scope", null)));
+            tokens.keySet().removeIf(k -> k.startsWith("upstream " + upstream.id() + " "));
+            tokens.put(key, token);
+        }
+        return token.value();
+    }
+
+    private void noteUse(UpstreamDirectory.UpstreamRef upstream, Caller caller) {
+        Instant last = noted.get(upstream.id());
+        Instant now = Instant.now();
+        if (last == null || now.isAfter(last.plus(Duration.ofHours(1)))) {
+            noted.put(upstream.id(), now);
+            try {
+                workspaceUpstreams.noteUse(caller, upstream.workspaceId(), upstream.id(), upstream.name(), upstream.credential().fingerprint());
+            } catch (RuntimeException e) {
+                noted.remove(upstream.id()); // try again at the next call; the call itself goes on
+            }
+        }
+    }
 
     /** Header name and value for this credential; throws IllegalArgumentException when it is not configured. */
     public Map.Entry<String, String> header(String credential) {
@@ -73,7 +145,12 @@ public class UpstreamCredentials {
             throw new IllegalArgumentException("credential " + name + " needs " + setting(name, "CLIENT_ID") + " and " + setting(name, "CLIENT_SECRET"));
         }
         CheckedUpstream checked = upstreams.resolveForCall(URI.create(upstreams.expandBases(tokenUrl)));
-        String form = "grant_type=client_credentials" + settings.get(setting(name, "SCOPE"))
+        return fetch("credential " + name, checked, clientId, secret, settings.get(setting(name, "SCOPE")));
+    }
+
+    /** A client-credentials token from a checked token endpoint, client id and secret in HTTP Basic. */
+    private Token fetch(String name, CheckedUpstream checked, String clientId, String secret, Optional<String> scope) {
+        String form = "grant_type=client_credentials" + scope
                 .map(s -> "&scope=" + URLEncoder.encode(s, StandardCharsets.UTF_8)).orElse("");
         String basic = Base64.getEncoder().encodeToString((URLEncoder.encode(clientId, StandardCharsets.UTF_8) + ":"
                 + URLEncoder.encode(secret, StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8));
@@ -84,17 +161,17 @@ public class UpstreamCredentials {
         try {
             HttpResponse<String> response = http.clientFor(checked).send(request.build(), HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) {
-                throw new IllegalArgumentException("the token endpoint of credential " + name + " answered HTTP " + response.statusCode());
+                throw new IllegalArgumentException("the token endpoint of " + name + " answered HTTP " + response.statusCode());
             }
             JsonObject body = JsonSupport.parseObject(response.body());
             String token = JsonSupport.string(body, "access_token", "");
             if (token.isBlank()) {
-                throw new IllegalArgumentException("the token endpoint of credential " + name + " sent no access_token");
+                throw new IllegalArgumentException("the token endpoint of " + name + " sent no access_token");
             }
             long seconds = body.containsKey("expires_in") && body.get("expires_in") instanceof jakarta.json.JsonNumber n ? n.longValue() : 300;
             return new Token(token, Instant.now().plusSeconds(seconds).minus(EARLY));
         } catch (IOException e) {
-            throw new IllegalArgumentException("the token endpoint of credential " + name + " is unreachable (" + e.getClass().getSimpleName() + ")");
+            throw new IllegalArgumentException("the token endpoint of " + name + " is unreachable (" + e.getClass().getSimpleName() + ")");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalArgumentException("fetching a token was interrupted");

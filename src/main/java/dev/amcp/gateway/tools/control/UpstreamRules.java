@@ -69,6 +69,7 @@ public class UpstreamRules {
 
     private Map<String, Base> bases;
     private List<AllowedHost> allowed;
+    private List<String> allowedText = List.of();
     private Map<String, String> credentialUpstreams;
     private Set<String> credentialValues;
     private String runnerHost;
@@ -134,6 +135,8 @@ public class UpstreamRules {
         }
         this.bases = Map.copyOf(readBases);
         this.allowed = List.copyOf(entries);
+        this.allowedText = java.util.Arrays.stream(settings.getOrDefault(ALLOWED_HOSTS, "").split(",")).map(String::strip)
+                .filter(e -> !e.isEmpty()).toList();
         this.credentialUpstreams = Map.copyOf(bindings);
         this.credentialValues = Set.copyOf(values);
         this.runnerHost = host == null ? null : unbracket(host);
@@ -159,6 +162,18 @@ public class UpstreamRules {
         return out.toString();
     }
 
+    /** The operator's bases ({@code AMCP_UPSTREAM_<NAME>} and their URLs), for listing beside a workspace's own. */
+    public Map<String, String> operatorBases() {
+        Map<String, String> listed = new java.util.TreeMap<>();
+        bases.forEach((setting, base) -> listed.put(setting, base.text()));
+        return listed;
+    }
+
+    /** The entries of {@value #ALLOWED_HOSTS}, as the operator wrote them. */
+    public List<String> allowedHosts() {
+        return allowedText;
+    }
+
     /** The rule without DNS, for a URL being saved (a tool, an import source). */
     public void checkAtSave(URI target) {
         Target t = Target.of(target);
@@ -175,6 +190,94 @@ public class UpstreamRules {
     public CheckedUpstream resolveForCall(URI target) {
         Target t = Target.of(target);
         requireDestination(t);
+        return resolved(target, t, address -> requireOrdinaryOrExplicit(t, address));
+    }
+
+    /**
+     * The rule for a workspace upstream's base URL as an admin saves it, without DNS: inside the operator's egress
+     * ceiling (the egress rules and {@value #ALLOWED_HOSTS}), and at a special address only where one of those names
+     * it. A workspace's base never unlocks a special address by itself, as an operator's base does: its admin is not
+     * the operator.
+     */
+    public void checkWorkspaceBase(URI base, List<String> egressRules) {
+        Target t = Target.of(base);
+        List<AllowedHost> ceiling = ceiling(egressRules);
+        requireInCeiling(t, ceiling);
+        if (t.literal() != null) {
+            requireNamedIfSpecial(t, t.literal(), ceiling);
+        }
+    }
+
+    /**
+     * The rule for a call under a workspace upstream: the URL under its base, the base still inside the ceiling
+     * (the operator may have narrowed it since), then DNS once and every address checked, as {@link #resolveForCall}.
+     */
+    public CheckedUpstream resolveForWorkspaceCall(URI target, URI base, List<String> egressRules) {
+        Target t = Target.of(target);
+        Target b = Target.of(base);
+        boolean under = b.scheme().equals(t.scheme()) && b.host().equals(t.host()) && b.port() == t.port()
+                && (b.path().isEmpty() || t.path().equals(b.path()) || t.path().startsWith(b.path() + "/"));
+        if (!under) {
+            throw refused("problem.upstream.outsideBase", "{0} is not under the upstream''s base {1}", t.origin() + t.path(), b.origin() + b.path());
+        }
+        return resolveInCeiling(target, egressRules);
+    }
+
+    /** A call a workspace's settings lead to (a token endpoint, say): inside the ceiling, then DNS and every address checked. */
+    public CheckedUpstream resolveInCeiling(URI target, List<String> egressRules) {
+        Target t = Target.of(target);
+        List<AllowedHost> ceiling = ceiling(egressRules);
+        requireInCeiling(t, ceiling);
+        return resolved(target, t, address -> requireNamedIfSpecial(t, address, ceiling));
+    }
+
+    /** Parses one egress rule as an operator enters it; the message names what is wrong. */
+    public static String checkEgressRule(String rule) {
+        String text = rule == null ? "" : rule.strip().toLowerCase(Locale.ROOT);
+        try {
+            AllowedHost.parse(text);
+            return text;
+        } catch (IllegalStateException e) {
+            throw refused("problem.egress.rule", "''{0}'' is not a host, *.domain, host:port, IP address, [IPv6]:port or CIDR range", rule);
+        }
+    }
+
+    private static List<AllowedHost> ceiling(List<String> egressRules) {
+        List<AllowedHost> rules = new ArrayList<>();
+        for (String rule : egressRules) {
+            try {
+                rules.add(AllowedHost.parse(rule));
+            } catch (IllegalStateException e) {
+                // checked when saved; a rule that no longer parses allows nothing
+            }
+        }
+        return rules;
+    }
+
+    private void requireInCeiling(Target t, List<AllowedHost> ceiling) {
+        if (allowed.stream().anyMatch(e -> e.matches(t)) || ceiling.stream().anyMatch(e -> e.matches(t))) {
+            return;
+        }
+        throw refused("problem.upstream.ceiling",
+                "{0} is outside the operator''s egress ceiling: no egress rule (/api/egress-rules) and no entry of {1} allows {2}",
+                t.origin(), ALLOWED_HOSTS, t.hostPort());
+    }
+
+    private void requireNamedIfSpecial(Target t, InetAddress raw, List<AllowedHost> ceiling) {
+        InetAddress address = normalize(raw);
+        List<Block> blocks = new ArrayList<>(runnerBlocks(address));
+        blocks.addAll(Block.specialOf(address));
+        if (blocks.isEmpty() || allowed.stream().anyMatch(e -> e.unlocks(address, t.port(), blocks))
+                || ceiling.stream().anyMatch(e -> e.unlocks(address, t.port(), blocks))) {
+            return;
+        }
+        throw refused("problem.upstream.special",
+                "{0} reaches {1}, {2}; the gateway calls it only when {3} lists that address (or a range inside its block) explicitly",
+                t.hostPort(), address.getHostAddress(), String.join(" and ", blocks.stream().map(Block::kind).distinct().toList()),
+                ALLOWED_HOSTS + " or an egress rule");
+    }
+
+    private CheckedUpstream resolved(URI target, Target t, java.util.function.Consumer<InetAddress> check) {
         InetAddress[] addresses;
         if (t.literal() != null) {
             addresses = new InetAddress[] {t.literal()};
@@ -189,7 +292,7 @@ public class UpstreamRules {
             throw refused("problem.upstream.unknownHost", "the upstream host {0} cannot be resolved", t.host());
         }
         for (InetAddress address : addresses) {
-            requireOrdinaryOrExplicit(t, address);
+            check.accept(address);
         }
         return new CheckedUpstream(target, normalize(addresses[0]));
     }
@@ -438,9 +541,12 @@ public class UpstreamRules {
         }
     }
 
-    /** One entry of {@code AMCP_UPSTREAM_ALLOWED_HOSTS}: a host name, or an address range; with an optional port. */
+    /**
+     * One entry of {@code AMCP_UPSTREAM_ALLOWED_HOSTS} or of the egress rules: a host name ({@code *.example.com} for
+     * the names below one), or an address range; with an optional port.
+     */
     record AllowedHost(String name, byte[] network, int prefix, Integer port) {
-        private static final Pattern NAME = Pattern.compile("[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*");
+        private static final Pattern NAME = Pattern.compile("(\\*\\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*");
 
         static AllowedHost parse(String entry) {
             String text = entry.toLowerCase(Locale.ROOT);
@@ -465,7 +571,7 @@ public class UpstreamRules {
             if (address == null && (prefix != -1 || !NAME.matcher(host).matches()) || badPort
                     || address != null && prefix > address.getAddress().length * 8) {
                 throw new IllegalStateException("Setting " + ALLOWED_HOSTS + ": '" + entry
-                        + "' is not a host, host:port, IP address, [IPv6]:port or CIDR range");
+                        + "' is not a host, *.domain, host:port, IP address, [IPv6]:port or CIDR range");
             }
             if (address == null) {
                 return new AllowedHost(host, null, 0, port);
@@ -484,8 +590,11 @@ public class UpstreamRules {
             if (!portMatches(t.port())) {
                 return false;
             }
-            return name != null ? t.literal() == null && name.equals(t.host())
-                    : t.literal() != null && inNetwork(network, prefix, normalize(t.literal()).getAddress());
+            if (name != null) {
+                // *.example.com: any name below example.com, not example.com itself
+                return t.literal() == null && (name.startsWith("*.") ? t.host().endsWith(name.substring(1)) : name.equals(t.host()));
+            }
+            return t.literal() != null && inNetwork(network, prefix, normalize(t.literal()).getAddress());
         }
 
         /** Whether this entry names a special address explicitly: it holds the address and lies inside each of its blocks. */

@@ -30,19 +30,31 @@ import java.util.regex.Pattern;
  * {@code query} maps query parameter names to argument names. {@code body} lists the arguments sent as a JSON body;
  * without it, writes send every argument not used in the path or query. {@code credential} names a configured
  * credential ({@code AMCP_CREDENTIAL_<NAME>_VALUE}, optional {@code AMCP_CREDENTIAL_<NAME>_HEADER}).
+ * <p>
+ * With {@code "upstream": "shop"} the tool calls one of its workspace's upstreams by name: {@code url} is then relative
+ * to that upstream's base ({@code "/orders/{orderId}"}, {@code "?q={q}"} or empty), and the upstream's own credential,
+ * if it has one, is sent; {@code credential} and settings do not go with it.
  */
 public record HttpEndpointMapping(String method, String url, Map<String, String> query, List<String> body,
                                   Map<String, String> headers, String credential, Integer timeoutMs,
-                                  Map<String, String> headerArgs, Map<String, String> bodyNames) {
+                                  Map<String, String> headerArgs, Map<String, String> bodyNames, String upstream) {
 
     /** Headers no argument may set: the gateway decides them. */
     static final java.util.Set<String> RESERVED_HEADERS = java.util.Set.of("host", "content-length", "content-type",
             "connection", "transfer-encoding", "expect", "upgrade");
 
+    /** Whether the gateway sets this header itself (so no argument or credential may). */
+    public static boolean reserved(String header) {
+        String h = header.toLowerCase(java.util.Locale.ROOT);
+        return h.equals("host") || RESERVED_HEADERS.contains(h);
+    }
+
     /** Settings a URL may reference; nothing else of the configuration can leak into an upstream call. */
     public static final String SETTING_PREFIX = "AMCP_UPSTREAM_";
     public static final Pattern PATH_PARAM = Pattern.compile("(?<!\\$)\\{([A-Za-z_][A-Za-z0-9_]*)}");
     public static final Pattern SETTING = Pattern.compile("\\$\\{([A-Z0-9_]+)}");
+    /** The name of a workspace upstream. */
+    public static final Pattern UPSTREAM_NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
 
     /** Reads and checks a mapping; throws {@link InvalidInputException} with a message fit for a form. */
     public static HttpEndpointMapping from(JsonObject mapping) {
@@ -52,6 +64,10 @@ public record HttpEndpointMapping(String method, String url, Map<String, String>
         }
         String url = mapping.containsKey("url") && mapping.get("url").getValueType() == JsonValue.ValueType.STRING
                 ? mapping.getString("url") : null;
+        String upstream = upstreamOf(mapping);
+        if (upstream != null) {
+            return relativeTo(upstream, method, url == null ? "" : url, mapping);
+        }
         if (url == null || url.isBlank()) {
             throw problem("problem.mapping.urlRequired", "url is required");
         }
@@ -66,6 +82,35 @@ public record HttpEndpointMapping(String method, String url, Map<String, String>
             throw problem("problem.mapping.urlScheme", "url must start with http:// or https:// (or a $'{'{0}...'}' setting)", SETTING_PREFIX);
         }
         checkHostPart(url);
+        return checked(method, url, mapping, null);
+    }
+
+    private static String upstreamOf(JsonObject mapping) {
+        JsonValue value = mapping.get("upstream");
+        if (value == null || value == JsonValue.NULL) {
+            return null;
+        }
+        if (!(value instanceof JsonString name) || !UPSTREAM_NAME.matcher(name.getString()).matches()) {
+            throw problem("problem.mapping.upstream", "upstream names an upstream of this workspace: 1 to 64 lower-case letters, digits or ''-''");
+        }
+        return name.getString();
+    }
+
+    /** A mapping under a workspace upstream: a URL relative to its base, and no credential of the operator's. */
+    private static HttpEndpointMapping relativeTo(String upstream, String method, String url, JsonObject mapping) {
+        if (!url.isEmpty() && !url.startsWith("/") && !url.startsWith("?")) {
+            throw problem("problem.mapping.upstreamUrl", "with upstream, url is a path under its base: empty, or starting with / or ?");
+        }
+        if (SETTING.matcher(url).find()) {
+            throw problem("problem.mapping.upstreamSetting", "with upstream, url may not name a $'{'{0}...'}' setting", SETTING_PREFIX);
+        }
+        if (mapping.containsKey("credential") && mapping.get("credential") != JsonValue.NULL) {
+            throw problem("problem.mapping.upstreamCredential", "with upstream, the upstream''s own credential is sent: leave credential out");
+        }
+        return checked(method, url, mapping, upstream);
+    }
+
+    private static HttpEndpointMapping checked(String method, String url, JsonObject mapping, String upstream) {
         Integer timeout = mapping.containsKey("timeoutMs") ? mapping.getInt("timeoutMs") : null;
         if (timeout != null && (timeout < 100 || timeout > 120_000)) {
             throw problem("problem.mapping.timeout", "timeoutMs must be between 100 and 120000");
@@ -83,7 +128,8 @@ public record HttpEndpointMapping(String method, String url, Map<String, String>
             throw problem("problem.mapping.readOnly", "readOnly must be true or false");
         }
         return new HttpEndpointMapping(method, url, stringMap(mapping, "query"), stringList(mapping, "body"),
-                headers, mapping.getString("credential", null), timeout, headerArgs, stringMap(mapping, "bodyNames"));
+                headers, upstream == null ? mapping.getString("credential", null) : null, timeout, headerArgs,
+                stringMap(mapping, "bodyNames"), upstream);
     }
 
     /**

@@ -16,6 +16,12 @@ public record ImportedOperation(String operationId, String name, String method, 
                                 String title, String description, JsonObject inputSchema, JsonObject outputSchema,
                                 JsonObject endpointMapping, List<String> notes, String unsupported) {
 
+    /** The same operation calling as {@code mapping} says. */
+    public ImportedOperation withMapping(JsonObject mapping) {
+        return new ImportedOperation(operationId, name, method, path, readOnly, title, description, inputSchema, outputSchema, mapping,
+                notes, unsupported);
+    }
+
     public JsonObject toJson() {
         JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder().add("operationId", operationId).add("name", name)
                 .add("method", method).add("path", path).add("readOnly", readOnly)
