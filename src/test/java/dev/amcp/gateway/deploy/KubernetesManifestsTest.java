@@ -195,7 +195,7 @@ class KubernetesManifestsTest {
         Map<String, Object> env = env(onlyContainer(podSpec(deployment("amcp-gateway"))));
         assertEquals("jdbc:postgresql://amcp-postgres:5432/amcp", env.get("DB_URL"));
         assertEquals("ws://amcp-code-runner:8777", env.get("CODE_RUNNER_URL"));
-        for (String secret : List.of("DB_PASSWORD", "CODE_RUNNER_TOKEN")) {
+        for (String secret : List.of("DB_PASSWORD", "CODE_RUNNER_TOKEN", "AMCP_MASTER_KEY")) {
             assertTrue(env.get(secret) instanceof Map<?, ?>, secret + " comes from a Secret, never a literal");
         }
         assertTrue(env(onlyContainer(podSpec(deployment("amcp-code-runner")))).get("CODE_RUNNER_TOKEN") instanceof Map<?, ?>);
