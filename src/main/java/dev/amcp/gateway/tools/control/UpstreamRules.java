@@ -1,5 +1,6 @@
 package dev.amcp.gateway.tools.control;
 
+import dev.amcp.gateway.platform.control.IdentityMemo;
 import dev.amcp.gateway.platform.entity.InvalidInputException;
 import dev.amcp.gateway.platform.entity.Message;
 import dev.amcp.gateway.tools.entity.CheckedUpstream;
@@ -215,9 +216,7 @@ public class UpstreamRules {
     public CheckedUpstream resolveForWorkspaceCall(URI target, URI base, List<String> egressRules) {
         Target t = Target.of(target);
         Target b = Target.of(base);
-        boolean under = b.scheme().equals(t.scheme()) && b.host().equals(t.host()) && b.port() == t.port()
-                && (b.path().isEmpty() || t.path().equals(b.path()) || t.path().startsWith(b.path() + "/"));
-        if (!under) {
+        if (!b.covers(t)) {
             throw refused("problem.upstream.outsideBase", "{0} is not under the upstream''s base {1}", t.origin() + t.path(), b.origin() + b.path());
         }
         return resolveInCeiling(target, egressRules);
@@ -242,7 +241,14 @@ public class UpstreamRules {
         }
     }
 
-    private static List<AllowedHost> ceiling(List<String> egressRules) {
+    /** The rules as parsed, once per list the caller keeps (the directory's cached list is the same instance). */
+    private final IdentityMemo<List<String>, List<AllowedHost>> ceilings = new IdentityMemo<>(16, UpstreamRules::parseCeiling);
+
+    private List<AllowedHost> ceiling(List<String> egressRules) {
+        return ceilings.apply(egressRules);
+    }
+
+    private static List<AllowedHost> parseCeiling(List<String> egressRules) {
         List<AllowedHost> rules = new ArrayList<>();
         for (String rule : egressRules) {
             try {
@@ -251,7 +257,7 @@ public class UpstreamRules {
                 // checked when saved; a rule that no longer parses allows nothing
             }
         }
-        return rules;
+        return List.copyOf(rules);
     }
 
     private void requireInCeiling(Target t, List<AllowedHost> ceiling) {
@@ -264,17 +270,7 @@ public class UpstreamRules {
     }
 
     private void requireNamedIfSpecial(Target t, InetAddress raw, List<AllowedHost> ceiling) {
-        InetAddress address = normalize(raw);
-        List<Block> blocks = new ArrayList<>(runnerBlocks(address));
-        blocks.addAll(Block.specialOf(address));
-        if (blocks.isEmpty() || allowed.stream().anyMatch(e -> e.unlocks(address, t.port(), blocks))
-                || ceiling.stream().anyMatch(e -> e.unlocks(address, t.port(), blocks))) {
-            return;
-        }
-        throw refused("problem.upstream.special",
-                "{0} reaches {1}, {2}; the gateway calls it only when {3} lists that address (or a range inside its block) explicitly",
-                t.hostPort(), address.getHostAddress(), String.join(" and ", blocks.stream().map(Block::kind).distinct().toList()),
-                ALLOWED_HOSTS + " or an egress rule");
+        requireUnlocked(t, raw, false, ceiling, ALLOWED_HOSTS + " or an egress rule");
     }
 
     private CheckedUpstream resolved(URI target, Target t, java.util.function.Consumer<InetAddress> check) {
@@ -375,19 +371,27 @@ public class UpstreamRules {
     }
 
     private void requireOrdinaryOrExplicit(Target t, InetAddress raw) {
+        requireUnlocked(t, raw, true, List.of(), ALLOWED_HOSTS);
+    }
+
+    /**
+     * A special address (a block of {@link Block#SPECIAL} or the runner's) passes only where an entry of the allow-list
+     * or of {@code ceiling} names it, or, with {@code operatorBases}, where the operator's own base covering the URL is
+     * written with that address; {@code namedBy} says in the refusal where such an entry goes.
+     */
+    private void requireUnlocked(Target t, InetAddress raw, boolean operatorBases, List<AllowedHost> ceiling, String namedBy) {
         InetAddress address = normalize(raw);
         List<Block> blocks = new ArrayList<>(runnerBlocks(address));
         blocks.addAll(Block.specialOf(address));
-        if (blocks.isEmpty()) {
+        if (blocks.isEmpty()
+                || operatorBases && bases.values().stream().anyMatch(b -> b.covers(t) && address.equals(b.literal()))
+                || allowed.stream().anyMatch(e -> e.unlocks(address, t.port(), blocks))
+                || ceiling.stream().anyMatch(e -> e.unlocks(address, t.port(), blocks))) {
             return;
         }
-        boolean ownBase = bases.values().stream().anyMatch(b -> b.covers(t) && address.equals(b.literal()));
-        boolean listed = allowed.stream().anyMatch(e -> e.unlocks(address, t.port(), blocks));
-        if (!ownBase && !listed) {
-            throw refused("problem.upstream.special",
-                    "{0} reaches {1}, {2}; the gateway calls it only when {3} lists that address (or a range inside its block) explicitly",
-                    t.hostPort(), address.getHostAddress(), String.join(" and ", blocks.stream().map(Block::kind).distinct().toList()), ALLOWED_HOSTS);
-        }
+        throw refused("problem.upstream.special",
+                "{0} reaches {1}, {2}; the gateway calls it only when {3} lists that address (or a range inside its block) explicitly",
+                t.hostPort(), address.getHostAddress(), String.join(" and ", blocks.stream().map(Block::kind).distinct().toList()), namedBy);
     }
 
     private List<Block> runnerBlocks(InetAddress address) {
@@ -513,6 +517,12 @@ public class UpstreamRules {
         String origin() {
             return scheme + "://" + hostPort();
         }
+
+        /** Whether {@code t} lies under this URL taken as a base: same scheme, host and port, a path at or below this one's. */
+        boolean covers(Target t) {
+            return scheme.equals(t.scheme()) && host.equals(t.host()) && port == t.port()
+                    && (path.isEmpty() || t.path().equals(path) || t.path().startsWith(path + "/"));
+        }
     }
 
     /** An operator base, {@code AMCP_UPSTREAM_<NAME>}. */
@@ -535,9 +545,7 @@ public class UpstreamRules {
         }
 
         boolean covers(Target t) {
-            Target b = target;
-            return b.scheme().equals(t.scheme()) && b.host().equals(t.host()) && b.port() == t.port()
-                    && (b.path().isEmpty() || t.path().equals(b.path()) || t.path().startsWith(b.path() + "/"));
+            return target.covers(t);
         }
     }
 
