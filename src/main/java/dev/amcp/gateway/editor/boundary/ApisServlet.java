@@ -79,12 +79,7 @@ public class ApisServlet extends EditorServlet {
             throws ServletException, IOException {
         String kind = EditorRequests.field(request, "kind");
         JsonObjectBuilder params = JsonSupport.JSON.createObjectBuilder();
-        List<String> named = switch (kind) {
-            case UpstreamCredential.HEADER -> List.of("header");
-            case UpstreamCredential.BASIC -> List.of("username");
-            default -> List.of("tokenUrl", "clientId", "scope");
-        };
-        named.forEach(field -> {
+        UpstreamCredential.paramNames(kind).forEach(field -> {
             String value = EditorRequests.field(request, kind + "-" + field);
             if (!value.isEmpty()) {
                 params.add(field, value);
@@ -130,8 +125,9 @@ public class ApisServlet extends EditorServlet {
 
     private void show(HttpServletRequest request, HttpServletResponse response, Caller caller, Map<String, String> form, String formError,
                       Map<Long, String> rowErrors) throws ServletException, IOException {
+        Map<Long, UpstreamCredential> credentials = upstreams.credentials(caller);
         List<ApiRow> rows = upstreams.list(caller).stream().map(u -> {
-            UpstreamCredential c = upstreams.credential(caller, u.getId());
+            UpstreamCredential c = credentials.get(u.getId());
             return new ApiRow(u.getId(), u.getName(), u.getBaseUrl(), u.getDescription(), c == null ? null : WorkspaceUpstreams.describe(c));
         }).toList();
         request.setAttribute("apis", rows);

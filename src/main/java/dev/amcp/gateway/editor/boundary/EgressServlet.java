@@ -5,6 +5,7 @@ import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.platform.entity.NoSuchItemException;
 import dev.amcp.gateway.tools.control.UpstreamRules;
 import dev.amcp.gateway.tools.control.WorkspaceUpstreams;
+import dev.amcp.gateway.tools.entity.EgressRule;
 import jakarta.inject.Inject;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.annotation.WebServlet;
@@ -41,15 +42,16 @@ public class EgressServlet extends EditorServlet {
     private void add(HttpServletRequest request, HttpServletResponse response, Caller caller) throws ServletException, IOException {
         String rule = EditorRequests.field(request, "rule");
         String note = EditorRequests.field(request, "note");
+        EgressRule added;
         try {
-            upstreams.addEgressRule(caller, rule, note);
+            added = upstreams.addEgressRule(caller, rule, note);
         } catch (GateRefusedException e) {
             throw e;
         } catch (IllegalArgumentException e) {
             show(request, response, caller, rule, note, refusal(request, response, e));
             return;
         }
-        EditorRequests.flash(request, msg(request, "egress.added", rule.strip().toLowerCase(java.util.Locale.ROOT)));
+        EditorRequests.flash(request, msg(request, "egress.added", added.getRule()));
         EditorRequests.redirect(request, response, PAGE);
     }
 

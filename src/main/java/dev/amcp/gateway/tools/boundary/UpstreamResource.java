@@ -61,7 +61,8 @@ public class UpstreamResource {
             + "\"operatorUpstreams\": [{\"name\", \"baseUrl\", \"readOnly\": true}]}")
     public String list() {
         var list = JsonSupport.JSON.createArrayBuilder();
-        upstreams.list(caller.get()).forEach(u -> list.add(view(u, upstreams.credential(caller.get(), u.getId()))));
+        Map<Long, UpstreamCredential> credentials = upstreams.credentials(caller.get());
+        upstreams.list(caller.get()).forEach(u -> list.add(view(u, credentials.get(u.getId()))));
         var operator = JsonSupport.JSON.createArrayBuilder();
         rules.operatorBases().forEach((name, base) -> operator.add(JsonSupport.JSON.createObjectBuilder().add("name", name)
                 .add("baseUrl", base).add("readOnly", true)));

@@ -249,8 +249,7 @@ public class OpenApiImports {
             return null;
         }
         String name = request.upstream().strip();
-        UpstreamDirectory.UpstreamRef upstream = directory.upstream(caller.workspaceId(), name).orElseThrow(() ->
-                problem("problem.mapping.upstreamUnknown", "''{0}'' is not an upstream of this workspace (see /api/upstreams)", name));
+        UpstreamDirectory.UpstreamRef upstream = directory.named(caller.workspaceId(), name);
         if (request.base() != null && !request.base().isBlank() || request.credential() != null && !request.credential().isBlank()) {
             throw problem("problem.openapi.upstreamAlone", "with upstream, leave base and credential out: the upstream''s base and credential serve");
         }

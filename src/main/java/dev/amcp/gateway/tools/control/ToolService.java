@@ -276,9 +276,7 @@ public class ToolService {
      * in another), and the URL under its base is inside the operator's ceiling as it is now.
      */
     private void checkWorkspaceUpstream(Caller caller, HttpEndpointMapping mapping) {
-        UpstreamDirectory.UpstreamRef upstream = directory.upstream(caller.workspaceId(), mapping.upstream()).orElseThrow(() ->
-                new InvalidInputException(Message.of("problem.mapping.upstreamUnknown", "''{0}'' is not an upstream of this workspace (see /api/upstreams)",
-                        mapping.upstream())));
+        UpstreamDirectory.UpstreamRef upstream = directory.named(caller.workspaceId(), mapping.upstream());
         upstreams.checkWorkspaceBase(upstreamOf(mapping, upstream.base().toString()), directory.egressRules());
     }
 

@@ -3,6 +3,8 @@ package dev.amcp.gateway.tools.control;
 import dev.amcp.gateway.governance.entity.AccessChanges;
 import dev.amcp.gateway.platform.control.Settings;
 import dev.amcp.gateway.platform.control.ShortCache;
+import dev.amcp.gateway.platform.entity.InvalidInputException;
+import dev.amcp.gateway.platform.entity.Message;
 import dev.amcp.gateway.tools.entity.EgressRule;
 import dev.amcp.gateway.tools.entity.UpstreamCredential;
 import dev.amcp.gateway.tools.entity.WorkspaceUpstream;
@@ -57,6 +59,12 @@ public class UpstreamDirectory {
     public Optional<UpstreamRef> upstream(long workspaceId, String name) {
         return byName.get(new Name(workspaceId, name), k -> em.createNamedQuery(WorkspaceUpstream.BY_NAME, WorkspaceUpstream.class)
                 .setParameter("workspaceId", k.workspaceId()).setParameter("name", k.name()).getResultStream().findFirst().map(this::ref));
+    }
+
+    /** The upstream {@code name} of this workspace, or a 400 naming it for a request that names one it does not have. */
+    public UpstreamRef named(long workspaceId, String name) {
+        return upstream(workspaceId, name).orElseThrow(() -> new InvalidInputException(Message.of("problem.mapping.upstreamUnknown",
+                "''{0}'' is not an upstream of this workspace (see /api/upstreams)", name)));
     }
 
     /** The egress rules (the operator's ceiling beside {@code AMCP_UPSTREAM_ALLOWED_HOSTS}). */

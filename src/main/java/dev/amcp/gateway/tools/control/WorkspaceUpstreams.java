@@ -77,6 +77,15 @@ public class WorkspaceUpstreams {
         return upstream;
     }
 
+    /** The credentials of the workspace's upstreams, by upstream id, in one query (for listing them). */
+    @RequiresCapability(Capability.ADMIN)
+    public java.util.Map<Long, UpstreamCredential> credentials(Caller caller) {
+        return em.createQuery("select c from UpstreamCredential c where c.upstreamId in "
+                        + "(select u.id from WorkspaceUpstream u where u.workspaceId = :workspaceId)", UpstreamCredential.class)
+                .setParameter("workspaceId", caller.workspaceId()).getResultStream()
+                .collect(java.util.stream.Collectors.toMap(UpstreamCredential::getUpstreamId, c -> c));
+    }
+
     /** The credential of an upstream of the caller's workspace, if it has one (kind, params, fingerprint, dates only leave). */
     @RequiresCapability(Capability.ADMIN)
     public UpstreamCredential credential(Caller caller, long upstreamId) {
@@ -250,11 +259,7 @@ public class WorkspaceUpstreams {
 
     /** What a kind keeps beside its secret; unknown keys are refused, so nothing secret is stored in clear by mistake. */
     private JsonObject params(String kind, JsonObject given) {
-        List<String> allowed = switch (kind) {
-            case UpstreamCredential.HEADER -> List.of("header");
-            case UpstreamCredential.BASIC -> List.of("username");
-            default -> List.of("tokenUrl", "clientId", "scope");
-        };
+        List<String> allowed = UpstreamCredential.paramNames(kind);
         JsonObjectBuilder params = JsonSupport.JSON.createObjectBuilder();
         for (var entry : given.entrySet()) {
             if (!allowed.contains(entry.getKey()) || !(entry.getValue() instanceof JsonString value) || value.getString().length() > 2000

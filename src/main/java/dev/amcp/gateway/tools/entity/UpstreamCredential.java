@@ -29,6 +29,15 @@ public class UpstreamCredential {
     public static final String OAUTH_CLIENT = "oauth_client";
     public static final java.util.List<String> KINDS = java.util.List.of(HEADER, BASIC, OAUTH_CLIENT);
 
+    /** What a kind keeps beside its secret, in {@code params}. */
+    public static java.util.List<String> paramNames(String kind) {
+        return switch (kind) {
+            case HEADER -> java.util.List.of("header");
+            case BASIC -> java.util.List.of("username");
+            default -> java.util.List.of("tokenUrl", "clientId", "scope");
+        };
+    }
+
     @Id
     @Column(name = "upstream_id")
     private Long upstreamId;
