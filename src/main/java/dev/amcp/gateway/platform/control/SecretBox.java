@@ -93,16 +93,6 @@ public class SecretBox {
         }
     }
 
-    /** Whether secrets can be sealed here. */
-    public boolean available() {
-        return current != null;
-    }
-
-    /** The current master key's id (never the key), when there is one. */
-    public Optional<String> masterKeyId() {
-        return Optional.ofNullable(current).map(MasterKey::id);
-    }
-
     /** Seals a secret for {@code context}; refused (409, naming the setting) without a master key. */
     @Transactional
     public Sealed seal(String plaintext, String context) {

@@ -127,13 +127,18 @@ public final class Tracing {
         if (tracestate != null) {
             headers.put(TRACESTATE, tracestate);
         }
-        Map<String, String> previous = INCOMING.get();
-        INCOMING.set(headers);
+        return swap(INCOMING, headers);
+    }
+
+    /** Sets a thread's value until the returned scope closes, which restores the one before (or none). */
+    private static <T> LogContext.Scope swap(ThreadLocal<T> local, T value) {
+        T previous = local.get();
+        local.set(value);
         return () -> {
             if (previous == null) {
-                INCOMING.remove();
+                local.remove();
             } else {
-                INCOMING.set(previous);
+                local.set(previous);
             }
         };
     }
@@ -185,25 +190,13 @@ public final class Tracing {
             if (context == null && INCOMING.get() != null) {
                 context = W3c.valid(INCOMING.get());
             }
-            return context == null ? NO_SPAN : new PassedSpan(context, enter(context));
+            return context == null ? NO_SPAN : new PassedSpan(context, swap(CURRENT, context));
         }
 
         @Override
         public Carried capture() {
             Map<String, String> context = CURRENT.get();
-            return context == null ? () -> NO_SCOPE : () -> enter(context);
-        }
-
-        private static LogContext.Scope enter(Map<String, String> context) {
-            Map<String, String> previous = CURRENT.get();
-            CURRENT.set(context);
-            return () -> {
-                if (previous == null) {
-                    CURRENT.remove();
-                } else {
-                    CURRENT.set(previous);
-                }
-            };
+            return context == null ? () -> NO_SCOPE : () -> swap(CURRENT, context);
         }
     }
 
