@@ -74,7 +74,9 @@ public class CodeCheck {
             return Verdict.UNCHECKED;
         } finally {
             session.answer.cancel(false);
-            session.close();
+            // The runner closes after its answer; closing here too, on the request thread, raced that close and
+            // held the save for Liberty's 3 s close wait (and in one CI run, for good).
+            connector.closeInBackground(session.session);
         }
     }
 
@@ -82,7 +84,7 @@ public class CodeCheck {
     static final class CheckSession extends Endpoint {
         private final String code;
         final CompletableFuture<RunnerFrames.CheckResult> answer = new CompletableFuture<>();
-        private volatile Session session;
+        volatile Session session;
 
         CheckSession(String code) {
             this.code = code;
@@ -92,7 +94,7 @@ public class CodeCheck {
         public void onOpen(Session session, EndpointConfig config) {
             this.session = session;
             if (answer.isDone()) {
-                close();
+                RunnerConnector.closeQuietly(session); // the check gave up while connecting; this is a connect thread
                 return;
             }
             session.addMessageHandler(String.class, (MessageHandler.Whole<String>) this::onFrame);
@@ -119,17 +121,6 @@ public class CodeCheck {
         @Override
         public void onError(Session session, Throwable error) {
             answer.completeExceptionally(error);
-        }
-
-        void close() {
-            Session s = session;
-            try {
-                if (s != null && s.isOpen()) {
-                    s.close();
-                }
-            } catch (IOException | IllegalStateException ignored) {
-                // the check is decided
-            }
         }
     }
 }

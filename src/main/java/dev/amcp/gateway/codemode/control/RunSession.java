@@ -134,7 +134,7 @@ final class RunSession extends Endpoint {
             started = true;
         }
         if (outcome.isDone()) { // refused or cancelled while connecting: the runner must not start it
-            closeQuietly(s);
+            RunnerConnector.closeQuietly(s);
             return;
         }
         s.setMaxTextMessageBufferSize(limits.maxFrameBytes());
@@ -491,9 +491,9 @@ final class RunSession extends Endpoint {
             if (s != null) {
                 // Off this thread: closing towards a runner that stopped reading must not hold up the answer.
                 try {
-                    executor.execute(() -> closeQuietly(s));
+                    executor.execute(() -> RunnerConnector.closeQuietly(s));
                 } catch (java.util.concurrent.RejectedExecutionException e) {
-                    closeQuietly(s); // no thread free (the gateway is shutting down): close here rather than leak the socket
+                    RunnerConnector.closeQuietly(s); // no thread free (the gateway is shutting down): close here rather than leak the socket
                 }
             }
         }
@@ -505,16 +505,6 @@ final class RunSession extends Endpoint {
         synchronized (bridgeLock) {
             waiting.clear();
             answering.forEach(Thread::interrupt);
-        }
-    }
-
-    private static void closeQuietly(Session s) {
-        try {
-            if (s.isOpen()) {
-                s.close();
-            }
-        } catch (IOException | IllegalStateException ignored) {
-            // the run is decided; a failed close changes nothing
         }
     }
 }

@@ -113,6 +113,31 @@ public class RunnerConnector {
         return pool;
     }
 
+    /**
+     * Closes a runner connection on a connect thread. Liberty's close waits up to 3 s for the connection's read to
+     * finish (and longer when the runner is closing at the same moment), which must never hold up a request.
+     */
+    public void closeInBackground(Session session) {
+        if (session == null) {
+            return;
+        }
+        try {
+            connectThreads().execute(() -> closeQuietly(session));
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            closeQuietly(session); // shutting down: close here rather than leak the socket
+        }
+    }
+
+    static void closeQuietly(Session session) {
+        try {
+            if (session.isOpen()) {
+                session.close();
+            }
+        } catch (IOException | IllegalStateException ignored) {
+            // the exchange is decided; a failed close changes nothing
+        }
+    }
+
     @PreDestroy
     void stopConnectThreads() {
         if (connectThreads != null) {
