@@ -12,6 +12,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
@@ -168,6 +169,36 @@ class MigrationsTest {
                 .failOnMissingLocations(true)
                 .placeholders(Migrations.placeholdersFor(product))
                 .load();
+    }
+
+    /** Retention's deletes run as written on both databases: old rows go, one batch at a time, and what stays stays. */
+    @ParameterizedTest
+    @MethodSource("databases")
+    void retentionDeletesRunOnBothDatabases(Db db) throws Exception {
+        try (Connection c = freshlyMigrated(db)) {
+            exec(c, "insert into workspaces (slug, name) values ('ret', 'Retention')");
+            long ws = id(c, "select id from workspaces where slug = 'ret'");
+            for (int i = 0; i < 3; i++) {
+                exec(c, "insert into code_runs (run_id, workspace_id, inline_run, run_as_mode, run_as_role, code_sha256, status, started_at) "
+                        + "values ('old-" + i + "', " + ws + ", true, 'invoker', 'admin', 'x', '" + (i == 2 ? "PAUSED" : "SUCCESS") + "', timestamp '2020-01-01 00:00:00')");
+                exec(c, "insert into code_run_recordings (run_id, code, recording) values ('old-" + i + "', 'return 1', '{}')");
+            }
+            exec(c, "insert into admin_audit (at, actor_username, actor_operator, workspace_id, kind, subject, action) "
+                    + "values (timestamp '2020-01-01 00:00:00', 'x', false, " + ws + ", 'tool', 's', 'update')");
+            exec(c, "insert into code_approvals (id, workspace_id, run_id, tool_id, tool_name, call_scope, input, planned_tool, planned_args, "
+                    + "summary, status, created_at, expires_at) values ('a1', " + ws + ", 'r', 1, 't', '{}', '{}', 't', '{}', 's', 'EXPIRED', "
+                    + "timestamp '2020-01-01 00:00:00', timestamp '2020-01-02 00:00:00')");
+            Map<String, Integer> firstBatch = new java.util.LinkedHashMap<>();
+            for (var statement : dev.amcp.gateway.audit.control.Retention.statements(2).entrySet()) {
+                try (var st = c.prepareStatement(statement.getValue().replace("?1", "?"))) {
+                    st.setTimestamp(1, java.sql.Timestamp.from(java.time.Instant.parse("2021-01-01T00:00:00Z")));
+                    firstBatch.put(statement.getKey(), st.executeUpdate());
+                }
+            }
+            assertEquals(Map.of("recordings", 2, "codeRuns", 2, "approvals", 1, "audit", 1), firstBatch, "a batch of 2; the paused run stays");
+            assertEquals(1, id(c, "select count(*) from code_runs where workspace_id = " + ws));
+            assertEquals(1, id(c, "select count(*) from code_run_recordings"));
+        }
     }
 
     /** A connection to the scratch schema, cleaned and migrated to the latest version. */
