@@ -165,7 +165,7 @@ start_server_run() {
   rm -rf target/liberty/wlp/usr/servers/amcp/data   # a fresh demo database, as the quick start makes
   say "starting the gateway with Liberty's server run on $base, OAuth for MCP clients on (issuer $issuer) (log: $out/gateway.log)"
   CODE_RUNNER_URL="ws://127.0.0.1:$runner_port" CODE_RUNNER_TOKEN="$token" AMCP_HTTP_PORT="$port" AMCP_HTTPS_PORT="$((port + 363))" \
-    AMCP_UPSTREAM_EVERYTHING="http://127.0.0.1:$everything_port" \
+    AMCP_UPSTREAM_EVERYTHING="http://127.0.0.1:$everything_port" AMCP_UPSTREAM_SHARED=EVERYTHING \
     AMCP_OIDC_ISSUER="$issuer" AMCP_PUBLIC_URL="$base" AMCP_DEMO=true AMCP_DEMO_API_KEY="$key" setsid target/liberty/wlp/bin/server run amcp > "$out/gateway.log" 2>&1 &
   gateway_pid=$!
   wait_ready "$out/gateway.log"

@@ -47,4 +47,48 @@
     <c:otherwise><c:forEach items="${allowedHosts}" var="h" varStatus="s"><code><c:out value="${h}"/></code><c:if test="${not s.last}">, </c:if></c:forEach></c:otherwise>
   </c:choose>
 </p>
+<h2><fmt:message key="egress.grants"/></h2>
+<p class="note"><fmt:message key="egress.grantsIntro"/></p>
+<c:choose>
+  <c:when test="${empty operatorUpstreams}"><p class="empty" id="grants-no-upstreams"><fmt:message key="egress.grantsNoUpstreams"/></p></c:when>
+  <c:otherwise>
+    <form method="post" action="${ctx}/admin/egress/grants" class="card inline-form" id="grant-form" novalidate>
+      <input type="hidden" name="_csrf" value="${fn:escapeXml(csrf)}">
+      <c:if test="${not empty grantError}"><p class="field-error" id="grant-form-error" role="alert"><c:out value="${grantError}"/></p></c:if>
+      <div class="field">
+        <label for="grant-upstream"><fmt:message key="egress.grantUpstream"/></label>
+        <select id="grant-upstream" name="upstream">
+          <c:forEach items="${operatorUpstreams}" var="u"><option value="${fn:escapeXml(u)}" ${u == grantUpstream ? 'selected' : ''}>AMCP_UPSTREAM_<c:out value="${u}"/></option></c:forEach>
+        </select>
+      </div>
+      <div class="field">
+        <label for="grant-workspace"><fmt:message key="egress.grantWorkspace"/></label>
+        <input id="grant-workspace" name="workspace" value="${fn:escapeXml(grantWorkspace)}" maxlength="64" class="mono">
+      </div>
+      <div class="actions"><button type="submit" class="primary" id="grant-add"><fmt:message key="egress.grant"/></button></div>
+    </form>
+  </c:otherwise>
+</c:choose>
+<c:if test="${not empty grants}">
+  <div class="tablewrap">
+  <table id="grants-table">
+    <thead><tr><th><fmt:message key="egress.grantUpstream"/></th><th><fmt:message key="egress.grantWorkspace"/></th><th><fmt:message key="egress.by"/></th><th></th></tr></thead>
+    <tbody>
+    <c:forEach items="${grants}" var="g">
+      <tr data-grant="${fn:escapeXml(g.upstream())} ${fn:escapeXml(g.workspace())}">
+        <td><code>AMCP_UPSTREAM_<c:out value="${g.upstream()}"/></code></td>
+        <td><c:out value="${g.workspace()}"/></td>
+        <td><c:out value="${g.grantedBy()}"/></td>
+        <td>
+          <form method="post" action="${ctx}/admin/egress/${g.id()}/revoke-grant">
+            <input type="hidden" name="_csrf" value="${fn:escapeXml(csrf)}">
+            <button type="submit" class="danger small" id="grant-revoke-${g.id()}"><fmt:message key="egress.revoke"/></button>
+          </form>
+        </td>
+      </tr>
+    </c:forEach>
+    </tbody>
+  </table>
+  </div>
+</c:if>
 <%@ include file="_bottom.jspf" %>

@@ -9,7 +9,7 @@
       <section class="card" id="upstream-${u.id}">
         <h2><c:out value="${u.name}"/></h2>
         <p class="help"><fmt:message key="upstreams.summary"><fmt:param value="${u.url}"/><fmt:param value="${u.server}"/></fmt:message>
-          <c:if test="${not empty u.credential}"> · <fmt:message key="upstreams.credential"/> <code><c:out value="${u.credential}"/></code></c:if></p>
+          <c:if test="${not empty u.credential}"> · <fmt:message key="upstreams.credential"/> <code><c:out value="${u.credential}"/></code></c:if><c:if test="${not empty u.upstream}"> · <fmt:message key="tools.upstream"/> <code><c:out value="${u.upstream}"/></code></c:if></p>
         <c:if test="${u.listChanged}"><p class="note" id="upstream-${u.id}-changed"><fmt:message key="upstreams.listChanged"/></p></c:if>
         <div class="tablewrap">
         <table id="upstream-${u.id}-tools">
@@ -63,6 +63,16 @@
       </c:forEach>
     </select>
   </div>
+  <c:if test="${not empty apis}">
+  <div class="field">
+    <label for="upstream"><fmt:message key="tools.upstream"/></label>
+    <select id="upstream" name="upstream" aria-describedby="upstream-help">
+      <option value=""><fmt:message key="tools.upstream.none"/></option>
+      <c:forEach items="${apis}" var="a"><option value="${fn:escapeXml(a)}" ${a == form.upstream ? 'selected' : ''}><c:out value="${a}"/></option></c:forEach>
+    </select>
+    <p class="help" id="upstream-help"><fmt:message key="upstreams.upstream.help"/></p>
+  </div>
+  </c:if>
   <div class="field">
     <label for="url"><fmt:message key="upstreams.url"/></label>
     <input id="url" name="url" value="${fn:escapeXml(form.url)}" maxlength="2000" placeholder="${'${'}AMCP_UPSTREAM_GITHUB}/mcp" aria-describedby="url-help" required>

@@ -45,6 +45,8 @@ public final class Deployments {
         settings.put("AMCP_UPSTREAM_IT", base + "/it-upstream");
         settings.put("AMCP_UPSTREAM_IT_SETUP", base + "/it-setup");
         settings.put("AMCP_CREDENTIAL_IT_VALUE", "Bearer it-upstream-secret");
+        // Every workspace of a test may use the operator's test upstreams; UpstreamGrantsIT narrows this to test grants.
+        settings.put("AMCP_UPSTREAM_SHARED", "*");
         // The allow-list the upstream tests need: port 9 for "unreachable", a name that resolves to loopback (refused
         // at call time), and a range covering all of IPv4, which names no special address (so they stay refused).
         settings.put("AMCP_UPSTREAM_ALLOWED_HOSTS", "127.0.0.1:9, localhost:" + port + ", 0.0.0.0/0");

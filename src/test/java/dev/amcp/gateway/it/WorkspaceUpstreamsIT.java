@@ -198,4 +198,47 @@ class WorkspaceUpstreamsIT {
         Path log = Path.of("target", "liberty", "wlp", "usr", "servers", System.getProperty("it.server.name", "amcp-it"), "logs", "messages.log");
         assertFalse(Files.readString(log).contains(secret), "the secret in " + log);
     }
+    /**
+     * An upstream MCP server under a workspace upstream: another workspace's MCP endpoint of this gateway, which wants
+     * that workspace's API key, stored as the upstream's secret. The registration names the upstream and a path under
+     * it; every request carries the secret, for MCP calls and code mode alike. Workspace B can neither name A's
+     * upstream nor reach the endpoint with A's secret.
+     */
+    @Test
+    void anUpstreamMcpServerUnderAWorkspaceUpstreamGetsItsSecretAndNoOtherWorkspaceCanNameIt() throws Exception {
+        String partnerKey = CodeModeMcpIT.tenant().getString("key");
+        String a = CodeModeMcpIT.tenant().getString("key");
+        String b = CodeModeMcpIT.tenant().getString("key");
+        egressRule("127.0.0.1:" + PORT);
+        long partner = upstream(a, "partner-mcp", "http://127.0.0.1:" + PORT + "/mcp").getJsonNumber("id").longValue();
+        JsonObject registration = Json.createObjectBuilder().add("server", "demo").add("name", "partner").add("upstream", "partner-mcp")
+                .add("url", "/demo").add("prefix", "p_").build();
+        HttpResponse<String> withoutSecret = send("POST", "/api/upstream-servers", a, registration.toString());
+        assertEquals(400, withoutSecret.statusCode(), "the partner's endpoint wants its key: " + withoutSecret.body());
+        assertEquals(400, send("POST", "/api/upstream-servers", a, Json.createObjectBuilder(registration).add("name", "outside")
+                .add("url", "/../it-upstream").build().toString()).statusCode(), "a path walking out of the base");
+
+        ok(send("PUT", "/api/upstreams/" + partner + "/credential", a, Json.createObjectBuilder().add("kind", "header")
+                .add("value", "Bearer " + partnerKey).build().toString()), 200);
+        JsonObject registered = ok(send("POST", "/api/upstream-servers", a, registration.toString()), 201);
+        assertTrue(registered.getJsonArray("tools").toString().contains("\"p_customer_get\""), registered.toString());
+        String listed = send("GET", "/api/upstream-servers", a, null).body();
+        assertTrue(listed.contains("\"upstream\":\"partner-mcp\"") && !listed.contains(partnerKey), listed);
+        try (McpSyncClient client = McpHttp.sdkClient("/mcp/demo", a)) {
+            client.initialize();
+            McpSchema.CallToolResult r = client.callTool(new McpSchema.CallToolRequest("p_customer_get", Map.of("customerId", 7)));
+            assertFalse(Boolean.TRUE.equals(r.isError()), String.valueOf(r.content()));
+        }
+        McpSchema.CallToolResult coded = codeExecute(a, "const c = await amcp.run('p_customer_get', {customerId: 7}); return {id: c.id};");
+        assertFalse(Boolean.TRUE.equals(coded.isError()), String.valueOf(coded.content()));
+        assertEquals(7, ((Number) ((Map<?, ?>) coded.structuredContent()).get("id")).intValue());
+
+        HttpResponse<String> byName = send("POST", "/api/upstream-servers", b, Json.createObjectBuilder(registration).build().toString());
+        assertEquals(400, byName.statusCode(), byName.body());
+        assertTrue(byName.body().contains("'partner-mcp' is not an upstream of this workspace"), byName.body());
+        HttpResponse<String> byUrl = send("POST", "/api/upstream-servers", b, Json.createObjectBuilder().add("server", "demo").add("name", "partner")
+                .add("url", "http://127.0.0.1:" + PORT + "/mcp/demo").build().toString());
+        assertEquals(400, byUrl.statusCode(), "A's secret does not go with a URL under A's base: " + byUrl.body());
+        assertEquals(0, ok(send("POST", "/it-db-scan", null, partnerKey), 200).getJsonArray("found").size());
+    }
 }

@@ -131,7 +131,7 @@ public class ApisServlet extends EditorServlet {
             return new ApiRow(u.getId(), u.getName(), u.getBaseUrl(), u.getDescription(), c == null ? null : WorkspaceUpstreams.describe(c));
         }).toList();
         request.setAttribute("apis", rows);
-        request.setAttribute("operatorApis", rules.operatorBases());
+        request.setAttribute("operatorApis", upstreams.grantedOperatorBases(caller));
         request.setAttribute("form", form);
         request.setAttribute("formError", formError);
         request.setAttribute("rowErrors", rowErrors == null ? Map.of() : rowErrors);

@@ -32,7 +32,9 @@ public class EgressServlet extends EditorServlet {
     private final EditorRoutes<Long> routes = EditorRoutes.<Long>numbered((caller, id) -> id)
             .get("", (request, response, caller) -> show(request, response, caller, "", "", null))
             .post("", this::add)
-            .postItem("delete", this::remove);
+            .post("grants", this::grant)
+            .postItem("delete", this::remove)
+            .postItem("revoke-grant", this::revokeGrant);
 
     @Override
     protected EditorRoutes<?> routes() {
@@ -66,8 +68,41 @@ public class EgressServlet extends EditorServlet {
         EditorRequests.redirect(request, response, PAGE);
     }
 
+    /** Grants an operator upstream to a workspace (by slug); a refusal shows beside the grant form. */
+    private void grant(HttpServletRequest request, HttpServletResponse response, Caller caller) throws ServletException, IOException {
+        String upstream = EditorRequests.field(request, "upstream");
+        String workspace = EditorRequests.field(request, "workspace");
+        WorkspaceUpstreams.GrantView granted;
+        try {
+            granted = upstreams.grant(caller, upstream, workspace);
+        } catch (GateRefusedException e) {
+            throw e;
+        } catch (IllegalArgumentException e) { // a ConflictException too: granted already
+            request.setAttribute("grantUpstream", upstream); // the form keeps what was chosen
+            request.setAttribute("grantWorkspace", workspace);
+            request.setAttribute("grantError", refusal(request, response, e));
+            show(request, response, caller, "", "", null);
+            return;
+        }
+        EditorRequests.flash(request, msg(request, "egress.granted", granted.upstream(), granted.workspace()));
+        EditorRequests.redirect(request, response, PAGE);
+    }
+
+    private void revokeGrant(HttpServletRequest request, HttpServletResponse response, Caller caller, Long id) throws ServletException, IOException {
+        try {
+            upstreams.revokeGrant(caller, id);
+        } catch (NoSuchItemException e) {
+            notFound(request, response);
+            return;
+        }
+        EditorRequests.flash(request, msg(request, "egress.revoked"));
+        EditorRequests.redirect(request, response, PAGE);
+    }
+
     private void show(HttpServletRequest request, HttpServletResponse response, Caller caller, String rule, String note, String formError)
             throws ServletException, IOException {
+        request.setAttribute("grants", upstreams.grants(caller));
+        request.setAttribute("operatorUpstreams", new java.util.TreeSet<>(rules.operatorNames()));
         request.setAttribute("rules", upstreams.egressRules(caller)); // the gate's refusal is the routes' 403 page
         request.setAttribute("allowedHosts", rules.allowedHosts());
         request.setAttribute("rule", rule);

@@ -10,6 +10,8 @@ import dev.amcp.gateway.tools.control.McpUpstreams;
 import dev.amcp.gateway.tools.control.ToolService;
 import dev.amcp.gateway.tools.entity.UpstreamServer;
 import dev.amcp.gateway.tools.entity.UpstreamServerRequest;
+import dev.amcp.gateway.tools.control.WorkspaceUpstreams;
+import dev.amcp.gateway.tools.entity.WorkspaceUpstream;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
@@ -34,6 +36,9 @@ import java.util.Map;
 public class UpstreamServersServlet extends EditorServlet {
 
     private static final String PAGE = "/admin/upstream-servers";
+
+    @Inject
+    WorkspaceUpstreams workspaceUpstreams;
 
     @Inject
     McpUpstreams upstreams;
@@ -62,12 +67,13 @@ public class UpstreamServersServlet extends EditorServlet {
 
     private void register(HttpServletRequest request, HttpServletResponse response, Caller caller) throws ServletException, IOException {
         Map<String, String> form = new LinkedHashMap<>();
-        for (String field : List.of("server", "name", "url", "prefix", "credential")) {
+        for (String field : List.of("server", "name", "url", "prefix", "credential", "upstream")) {
             form.put(field, EditorRequests.field(request, field));
         }
         try {
             JsonObject registered = upstreams.register(caller, new UpstreamServerRequest(blankToNull(form.get("server")), form.get("name"),
-                    form.get("url"), form.get("prefix"), blankToNull(form.get("credential"))));
+                    form.get("url"), form.get("prefix"), blankToNull(form.get("credential")),
+                    blankToNull(form.get("upstream"))));
             EditorRequests.flash(request, msg(request, "upstreams.registered", form.get("name"), registered.getJsonArray("tools").size()));
             List<Message> skipped = registered.getJsonArray("skipped").getValuesAs(JsonObject.class).stream()
                     .map(s -> Message.of("upstreams.skipped", "Skipped {0}: {1}", s.getString("name"), s.getString("reason"))).toList();
@@ -162,6 +168,7 @@ public class UpstreamServersServlet extends EditorServlet {
         for (JsonObject u : described) {
             list.add(Map.of("id", u.getJsonNumber("id").longValue(), "name", u.getString("name"), "server", u.getString("server"),
                     "url", u.getString("url"), "prefix", u.getString("prefix"), "credential", u.isNull("credential") ? "" : u.getString("credential"),
+                    "upstream", u.isNull("upstream") ? "" : u.getString("upstream"),
                     "pending", u.getBoolean("pending"), "listChanged", u.getBoolean("listChanged"),
                     "tools", u.getJsonArray("tools").getValuesAs(JsonObject.class).stream()
                             .map(t -> Map.of("name", t.getString("name"), "readOnly", t.getBoolean("readOnly"), "hintReadOnly", t.getBoolean("hintReadOnly")))
@@ -171,6 +178,7 @@ public class UpstreamServersServlet extends EditorServlet {
         request.setAttribute("form", form);
         request.setAttribute("formError", formError);
         request.setAttribute("servers", workspaces.servers(caller.workspaceId()));
+        request.setAttribute("apis", workspaceUpstreams.list(caller).stream().map(WorkspaceUpstream::getName).toList());
         request.setAttribute("active", "upstreams");
         render(request, response, "upstreams");
     }

@@ -27,9 +27,11 @@ public record AdminChange(Long actorUserId, String actorUsername, boolean actorO
     public static final String UPSTREAM = "upstream";
     public static final String CREDENTIAL = "credential";
     public static final String EGRESS_RULE = "egressRule";
+    /** The operator's grant of an AMCP_UPSTREAM_<NAME> base to a workspace. */
+    public static final String UPSTREAM_GRANT = "upstreamGrant";
     /** Every kind, as {@code ?kind=} accepts them. */
     public static final List<String> KINDS = List.of(WORKSPACE, USER, ROLE, KEY, SERVER, TOOL, CODE_TOOL, PROPOSAL, LICENSE, SSO_MAPPING,
-            UPSTREAM, CREDENTIAL, EGRESS_RULE);
+            UPSTREAM, CREDENTIAL, EGRESS_RULE, UPSTREAM_GRANT);
 
     public static final String CREATE = "create";
     public static final String UPDATE = "update";

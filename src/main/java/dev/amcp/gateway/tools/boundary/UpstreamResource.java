@@ -32,8 +32,8 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * A workspace's upstreams over REST (admins): {@code POST} {@code {"name", "baseUrl", "description"?}}, list, read,
  * change ({@code PUT}: base URL and description), delete; and each one's credential ({@code PUT {id}/credential},
  * {@code DELETE {id}/credential}). A credential's secret is write-only: answers carry its kind, what is not secret,
- * a fingerprint and when and by whom it was set. The operator's upstreams ({@code AMCP_UPSTREAM_<NAME>}) are listed
- * beside, read-only.
+ * a fingerprint and when and by whom it was set. The operator's upstreams ({@code AMCP_UPSTREAM_<NAME>}) granted to the
+ * workspace are listed beside, read-only.
  */
 @Path("/api/upstreams")
 @RequestScoped
@@ -56,7 +56,7 @@ public class UpstreamResource {
     UpstreamRules rules;
 
     @GET
-    @Operation(summary = "The workspace's upstreams, and the operator's (read-only)")
+    @Operation(summary = "The workspace's upstreams, and the operator's granted to it (read-only)")
     @APIResponse(responseCode = "200", description = "{\"upstreams\": [{\"id\", \"name\", \"baseUrl\", \"description\"?, \"credential\"?}], "
             + "\"operatorUpstreams\": [{\"name\", \"baseUrl\", \"readOnly\": true}]}")
     public String list() {
@@ -64,7 +64,7 @@ public class UpstreamResource {
         Map<Long, UpstreamCredential> credentials = upstreams.credentials(caller.get());
         upstreams.list(caller.get()).forEach(u -> list.add(view(u, credentials.get(u.getId()))));
         var operator = JsonSupport.JSON.createArrayBuilder();
-        rules.operatorBases().forEach((name, base) -> operator.add(JsonSupport.JSON.createObjectBuilder().add("name", name)
+        upstreams.grantedOperatorBases(caller.get()).forEach((name, base) -> operator.add(JsonSupport.JSON.createObjectBuilder().add("name", name)
                 .add("baseUrl", base).add("readOnly", true)));
         return JsonSupport.JSON.createObjectBuilder().add("upstreams", list).add("operatorUpstreams", operator).build().toString();
     }

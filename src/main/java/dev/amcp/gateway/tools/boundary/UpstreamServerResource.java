@@ -42,14 +42,15 @@ public class UpstreamServerResource {
     @Inject
     McpUpstreams upstreams;
 
-    /** {@code {"server", "name", "url", "prefix"?, "credential"?}} */
+    /** {@code {"server", "name", "url", "prefix"?, "credential"?, "upstream"?}} */
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Response register(String body) {
         JsonObject json = JsonSupport.parseObject(body == null || body.isBlank() ? "{}" : body);
         UpstreamServerRequest request = new UpstreamServerRequest(JsonSupport.stringField(json, "server", null),
                 JsonSupport.stringField(json, "name", null), JsonSupport.stringField(json, "url", null),
-                JsonSupport.stringField(json, "prefix", null), JsonSupport.stringField(json, "credential", null));
+                JsonSupport.stringField(json, "prefix", null), JsonSupport.stringField(json, "credential", null),
+                JsonSupport.stringField(json, "upstream", null));
         return Response.status(Response.Status.CREATED).entity(upstreams.register(caller.get(), request).toString()).build();
     }
 

@@ -156,7 +156,7 @@ public class HttpToolInvoker implements ToolInvoker {
             String upstreamName = ready.mapping().upstream();
             UpstreamDirectory.UpstreamRef upstream = upstreamName == null ? null : directory.upstream(tool.getWorkspaceId(), upstreamName)
                     .orElseThrow(() -> new IllegalArgumentException("its upstream '" + upstreamName + "' is no longer in this workspace"));
-            Call call = buildRequest(ready, args, upstream, caller);
+            Call call = buildRequest(ready, args, upstream, caller, upstream == null ? directory.grants(tool.getWorkspaceId()) : Set.of());
             request = call.request();
             sender = clientFor(call.target());
         } catch (IllegalArgumentException e) {
@@ -218,7 +218,7 @@ public class HttpToolInvoker implements ToolInvoker {
      * {@code maxBytes} (one more marks it too large). A refused URL is an {@code InvalidInputException}; an unreachable
      * or silent upstream an {@code IllegalArgumentException} with the reason.
      */
-    public Fetched fetch(String urlTemplate, String credential, long maxBytes) {
+    public Fetched fetch(String urlTemplate, String credential, Set<String> granted, long maxBytes) {
         URI target;
         try {
             target = new URI(upstreams.expandBases(urlTemplate));
@@ -227,6 +227,7 @@ public class HttpToolInvoker implements ToolInvoker {
                     "problem.mapping.urlInvalid", "url is not a valid URL: {0}", e.getReason()));
         }
         upstreams.checkCredential(credential, target);
+        upstreams.requireGranted(target, credential, granted);
         CheckedUpstream checked = upstreams.resolveForCall(target);
         HttpRequest.Builder builder = documentRequest(checked);
         addCredential(builder, credential);
@@ -292,15 +293,16 @@ public class HttpToolInvoker implements ToolInvoker {
         return new Prepared(mapping, List.copyOf(parts));
     }
 
+    /** For unit tests: a call of a workspace holding every operator grant. */
     Call buildRequest(Prepared prepared, JsonObject args) {
-        return buildRequest(prepared, args, null, null);
+        return buildRequest(prepared, args, null, null, upstreams.operatorNames());
     }
 
     /**
      * The request for these arguments. Under a workspace upstream ({@code upstream} not null) the URL is its base plus
      * the mapping's relative URL, the workspace rule judges it, and the upstream's own credential goes with it.
      */
-    Call buildRequest(Prepared prepared, JsonObject args, UpstreamDirectory.UpstreamRef upstream, Caller caller) {
+    Call buildRequest(Prepared prepared, JsonObject args, UpstreamDirectory.UpstreamRef upstream, Caller caller, Set<String> granted) {
         HttpEndpointMapping mapping = prepared.mapping();
         Set<String> consumed = new HashSet<>();
         StringBuilder resolved = new StringBuilder(upstream == null ? "" : upstream.base().toString());
@@ -341,6 +343,7 @@ public class HttpToolInvoker implements ToolInvoker {
         CheckedUpstream checked;
         if (upstream == null) {
             upstreams.checkCredential(mapping.credential(), target);
+            upstreams.requireGranted(target, mapping.credential(), granted);
             checked = upstreams.resolveForCall(target);
         } else {
             checked = upstreams.resolveForWorkspaceCall(target, upstream.base(), directory.egressRules());

@@ -36,6 +36,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.StringJoiner;
 import java.util.UUID;
 import java.util.concurrent.CancellationException;
@@ -45,6 +46,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.logging.Logger;
 import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLContext;
@@ -82,6 +84,9 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
     HttpToolInvoker http;
 
     @Inject
+    UpstreamDirectory directory;
+
+    @Inject
     UpstreamCredentials credentials;
 
     @Inject
@@ -100,7 +105,10 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
     private final Map<String, CallContext> progress = new ConcurrentHashMap<>();
 
     /** An open client to one upstream, with the transport that remembers which request id carried which token. */
-    record Connection(long upstreamId, String url, McpAsyncClient client, RecordingTransport transport) {}
+    record Connection(long upstreamId, String url, McpAsyncClient client, RecordingTransport transport, String workspaceUpstream) {}
+
+    /** Where an upstream server's requests go (checked when the connection opens) and the header each request carries. */
+    private record Route(CheckedUpstream checked, Supplier<Optional<Map.Entry<String, String>>> header) {}
 
     record InFlight(Connection connection, String token, CompletableFuture<McpSchema.CallToolResult> result) {}
 
@@ -115,7 +123,7 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
         String upstreamTool = tool.getEndpointMapping().getString("tool");
         try (Tracing.Span span = Tracing.client("tools/call " + upstreamTool).attribute("mcp.method.name", "tools/call")
                 .attribute("gen_ai.tool.name", upstreamTool)) {
-            ToolResult result = call(tool, args, span.headers());
+            ToolResult result = call(caller, tool, args, span.headers());
             if (result.isError()) {
                 span.fail("tool error");
             }
@@ -133,7 +141,7 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
                 .meta(new HashMap<>(traceContext)).progressToken(progressToken).build();
     }
 
-    private ToolResult call(McpTool tool, JsonObject args, Map<String, String> traceContext) {
+    private ToolResult call(Caller caller, McpTool tool, JsonObject args, Map<String, String> traceContext) {
         JsonObject mapping = tool.getEndpointMapping();
         long upstreamId = mapping.getJsonNumber("upstreamId").longValue();
         Connection connection;
@@ -143,6 +151,9 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
             return ToolResult.error("Tool '" + tool.getName() + "' cannot call its upstream MCP server: " + e.problem().english());
         } catch (RuntimeException e) {
             return ToolResult.error("The upstream MCP server of tool '" + tool.getName() + "' is unreachable (" + reason(e) + ")");
+        }
+        if (connection.workspaceUpstream() != null) {
+            directory.upstream(tool.getWorkspaceId(), connection.workspaceUpstream()).ifPresent(ref -> credentials.noteUse(ref, caller));
         }
         CallContext context = CallContext.current();
         String token = UUID.randomUUID().toString();
@@ -294,30 +305,57 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
         List.copyOf(connections.keySet()).forEach(this::close);
     }
 
-    private Connection open(UpstreamServer upstream, boolean watch) {
-        URI target;
+    /**
+     * The route of an upstream server. Under a workspace upstream: its base plus the server's path, the workspace rule,
+     * and that upstream's credential looked up per request (a new secret counts at once, a removed upstream stops
+     * the calls). Else the operator's rule: the credential under its own base, and the operator's grant of every base
+     * the URL is under, asked again per request so a revoked grant counts at once.
+     */
+    private Route route(UpstreamServer upstream) {
+        long workspaceId = upstream.getWorkspaceId();
+        String name = upstream.getUpstream();
+        if (name != null) {
+            UpstreamDirectory.UpstreamRef ref = workspaceUpstream(workspaceId, name);
+            CheckedUpstream checked = upstreams.resolveForWorkspaceCall(uri(ref.base() + upstream.getUrl()), ref.base(), directory.egressRules());
+            return new Route(checked, () -> credentials.header(workspaceUpstream(workspaceId, name)));
+        }
+        URI target = uri(upstreams.expandBases(upstream.getUrl()));
+        String credential = upstream.getCredential();
+        upstreams.checkCredential(credential, target);
+        upstreams.requireGranted(target, credential, directory.grants(workspaceId));
+        return new Route(upstreams.resolveForCall(target), () -> {
+            upstreams.requireGranted(target, credential, directory.grants(workspaceId));
+            return credential == null ? Optional.empty() : Optional.of(credentials.header(credential));
+        });
+    }
+
+    private UpstreamDirectory.UpstreamRef workspaceUpstream(long workspaceId, String name) {
+        return directory.upstream(workspaceId, name)
+                .orElseThrow(() -> new IllegalArgumentException("its upstream '" + name + "' is no longer in this workspace"));
+    }
+
+    private static URI uri(String url) {
         try {
-            target = new URI(upstreams.expandBases(upstream.getUrl()));
+            return new URI(url);
         } catch (URISyntaxException e) {
             throw new IllegalArgumentException("its URL is not valid: " + e.getReason());
         }
-        upstreams.checkCredential(upstream.getCredential(), target);
-        CheckedUpstream checked = upstreams.resolveForCall(target);
+    }
+
+    private Connection open(UpstreamServer upstream, boolean watch) {
+        Route route = route(upstream);
+        CheckedUpstream checked = route.checked();
         URI pinned = checked.pinnedUri();
         String base = pinned.getScheme() + "://" + pinned.getRawAuthority();
         String endpoint = (pinned.getRawPath() == null || pinned.getRawPath().isEmpty() ? "/" : pinned.getRawPath())
                 + (pinned.getRawQuery() == null ? "" : "?" + pinned.getRawQuery());
-        String credential = upstream.getCredential();
         EventStreamOpening eventStream = new EventStreamOpening();
         HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder(base).endpoint(endpoint)
                 .clientBuilder(eventStream.watching(clientBuilder(checked)))
                 .connectTimeout(Duration.ofSeconds(5))
                 .httpRequestCustomizer((builder, method, uri, body, context) -> {
                     http.pinHost(builder, checked);
-                    if (credential != null) {
-                        Map.Entry<String, String> header = credentials.header(credential);
-                        builder.setHeader(header.getKey(), header.getValue());
-                    }
+                    route.header().get().ifPresent(header -> builder.setHeader(header.getKey(), header.getValue()));
                 })
                 .build();
         RecordingTransport recording = new RecordingTransport(transport, eventStream);
@@ -346,7 +384,7 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
             client.close();
             throw new IllegalArgumentException(reason(e), e);
         }
-        return new Connection(upstreamId, upstream.getUrl(), client, recording);
+        return new Connection(upstreamId, upstream.getUrl(), client, recording, upstream.getUpstream());
     }
 
     private static HttpClient.Builder clientBuilder(CheckedUpstream checked) {

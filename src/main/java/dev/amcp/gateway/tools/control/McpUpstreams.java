@@ -69,6 +69,9 @@ public class McpUpstreams {
     UpstreamCredentials credentials;
 
     @Inject
+    UpstreamDirectory directory;
+
+    @Inject
     McpUpstreamInvoker invoker;
 
     /** What applying a refresh did, by tool name. */
@@ -93,18 +96,26 @@ public class McpUpstreams {
         if (!PREFIX.matcher(prefix).matches()) {
             throw problem("problem.upstreamServer.prefix", "prefix must be at most 32 letters, digits, ''_'', ''-'' or ''.''");
         }
-        String url = checkUrl(request.url());
         String credential = request.credential() == null || request.credential().isBlank() ? null
                 : request.credential().strip().toUpperCase(Locale.ROOT);
-        if (credential != null) {
-            if (!credential.matches("[A-Z0-9_]{1,64}") || !credentials.configured(credential)) {
-                throw problem("problem.upstreamServer.credential",
-                        "credential {0} is not configured (set AMCP_CREDENTIAL_{0}_VALUE, or _TOKEN_URL, _CLIENT_ID and _CLIENT_SECRET)", credential);
+        String workspaceUpstream = request.upstream() == null || request.upstream().isBlank() ? null : request.upstream().strip();
+        String url;
+        if (workspaceUpstream != null) {
+            url = checkPathUnder(caller, workspaceUpstream, request.url(), credential);
+        } else {
+            url = checkUrl(request.url());
+            URI target = uri(upstreams.expandBases(url));
+            if (credential != null) {
+                if (!credential.matches("[A-Z0-9_]{1,64}") || !credentials.configured(credential)) {
+                    throw problem("problem.upstreamServer.credential",
+                            "credential {0} is not configured (set AMCP_CREDENTIAL_{0}_VALUE, or _TOKEN_URL, _CLIENT_ID and _CLIENT_SECRET)", credential);
+                }
+                upstreams.checkCredential(credential, target);
             }
-            upstreams.checkCredential(credential, uri(upstreams.expandBases(url)));
+            upstreams.requireGranted(target, credential, directory.grants(caller.workspaceId()));
         }
         UpstreamServer upstream = new UpstreamServer(caller.workspaceId(), server.getId(), name, url, prefix, credential,
-                caller.username() == null ? "?" : caller.username());
+                workspaceUpstream, caller.username() == null ? "?" : caller.username());
         em.persist(upstream);
         em.flush(); // the id the tools' mappings name
         List<McpSchema.Tool> listed = discover(upstream);
@@ -160,6 +171,7 @@ public class McpUpstreams {
                 .add("server", workspaces.server(upstream.getServerId()).getSlug()).add("url", upstream.getUrl())
                 .add("prefix", upstream.getPrefix())
                 .add("credential", upstream.getCredential() == null ? JsonValue.NULL : JsonSupport.JSON.createValue(upstream.getCredential()))
+                .add("upstream", upstream.getUpstream() == null ? JsonValue.NULL : JsonSupport.JSON.createValue(upstream.getUpstream()))
                 .add("listChanged", upstream.isListChanged()).add("pending", upstream.getPending() != null)
                 .add("refreshedAt", upstream.getRefreshedAt() == null ? JsonValue.NULL : JsonSupport.JSON.createValue(upstream.getRefreshedAt().toString()));
         return b.add("tools", list).build();
@@ -375,6 +387,23 @@ public class McpUpstreams {
         JsonObject mapping = tool.getEndpointMapping();
         return McpUpstreamInvoker.METHOD.equals(tool.getMethod()) && mapping.get("upstreamId") instanceof jakarta.json.JsonNumber n
                 && n.longValue() == upstream.getId();
+    }
+
+    /**
+     * A path under one of the caller's workspace upstreams (empty, or starting with / or ?), inside the operator's
+     * ceiling as it is now; the upstream's own credential goes with it, so no operator credential may be named.
+     */
+    private String checkPathUnder(Caller caller, String workspaceUpstream, String raw, String credential) {
+        UpstreamDirectory.UpstreamRef ref = directory.named(caller.workspaceId(), workspaceUpstream);
+        String path = raw == null ? "" : raw.strip();
+        if (path.length() > 2000 || !path.isEmpty() && !path.startsWith("/") && !path.startsWith("?")) {
+            throw problem("problem.mapping.upstreamUrl", "with upstream, url is a path under its base: empty, or starting with / or ?");
+        }
+        if (credential != null) {
+            throw problem("problem.mapping.upstreamCredential", "with upstream, the upstream''s own credential is sent: leave credential out");
+        }
+        upstreams.checkWorkspaceBase(uri(ref.base() + path), directory.egressRules());
+        return path;
     }
 
     /** A Streamable HTTP URL, or one starting with an operator's base, that passes the upstream rules. */

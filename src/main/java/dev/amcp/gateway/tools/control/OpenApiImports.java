@@ -95,7 +95,7 @@ public class OpenApiImports {
         }
         UpstreamDirectory.UpstreamRef upstream = workspaceUpstream(caller, request);
         String text = !hasUrl ? request.document() : upstream != null ? fetchUnder(upstream, request.url().strip(), caller)
-                : fetch(request.url().strip(), request.credential());
+                : fetch(request.url().strip(), request.credential(), caller);
         if (text.getBytes(StandardCharsets.UTF_8).length > maxBytes()) {
             throw problem("problem.openapi.tooLarge", "The document is larger than the {0}-byte limit ({1})", maxBytes(), MAX_BYTES_SETTING);
         }
@@ -104,7 +104,9 @@ public class OpenApiImports {
         String credential = upstream != null ? null : request.credential() != null && !request.credential().isBlank()
                 ? request.credential().strip().toUpperCase(java.util.Locale.ROOT) : upstreams.boundCredential(base);
         if (upstream == null) {
-            upstreams.checkCredential(credential, URI.create(upstreams.expandBases(base)));
+            URI target = URI.create(upstreams.expandBases(base));
+            upstreams.checkCredential(credential, target);
+            upstreams.requireGranted(target, credential, directory.grants(caller.workspaceId()));
         }
 
         Map<String, McpTool> onServer = em.createNamedQuery(McpTool.BY_SERVER, McpTool.class).setParameter("serverId", server.getId())
@@ -264,11 +266,12 @@ public class OpenApiImports {
         return fetched(http.fetch(upstream, path, caller, maxBytes()), upstream.base() + path);
     }
 
-    private String fetch(String url, String credential) {
+    private String fetch(String url, String credential, Caller caller) {
         if (!url.startsWith("${") && !url.startsWith("http://") && !url.startsWith("https://")) {
             throw problem("problem.mapping.urlScheme", "url must start with http:// or https:// (or a $'{'{0}...'}' setting)", HttpEndpointMapping.SETTING_PREFIX);
         }
-        return fetched(http.fetch(url, credential == null || credential.isBlank() ? null : credential.strip(), maxBytes()), url);
+        return fetched(http.fetch(url, credential == null || credential.isBlank() ? null : credential.strip(),
+                directory.grants(caller.workspaceId()), maxBytes()), url);
     }
 
     private String fetched(HttpToolInvoker.Fetched fetched, String url) {

@@ -71,6 +71,18 @@ public class UpstreamCredentials {
      * goes nowhere but into the header.
      */
     public Optional<Map.Entry<String, String>> header(UpstreamDirectory.UpstreamRef upstream, Caller caller) {
+        Optional<Map.Entry<String, String>> header = header(upstream);
+        if (header.isPresent()) {
+            noteUse(upstream, caller);
+        }
+        return header;
+    }
+
+    /**
+     * The same header without noting its use, for a connection that sends it on every request of calls noted one
+     * by one ({@link #noteUse}).
+     */
+    public Optional<Map.Entry<String, String>> header(UpstreamDirectory.UpstreamRef upstream) {
         UpstreamDirectory.SealedCredential c = upstream.credential();
         if (c == null) {
             return Optional.empty();
@@ -81,7 +93,6 @@ public class UpstreamCredentials {
         } catch (IllegalStateException e) {
             throw new IllegalArgumentException("the credential of upstream '" + upstream.name() + "' cannot be opened: " + e.getMessage());
         }
-        noteUse(upstream, caller);
         JsonObject params = c.params() == null ? JsonObject.EMPTY_JSON_OBJECT : c.params();
         return Optional.of(switch (c.kind()) {
             case UpstreamCredential.HEADER -> Map.entry(params.getString("header", "Authorization"), secret);
@@ -104,7 +115,11 @@ public class UpstreamCredentials {
         return token.value();
     }
 
-    private void noteUse(UpstreamDirectory.UpstreamRef upstream, Caller caller) {
+    /** Notes in the audit log that this caller's call sent the upstream's credential (at most hourly per credential). */
+    public void noteUse(UpstreamDirectory.UpstreamRef upstream, Caller caller) {
+        if (upstream.credential() == null) {
+            return;
+        }
         Instant last = noted.get(upstream.id());
         Instant now = Instant.now();
         if (last == null || now.isAfter(last.plus(Duration.ofHours(1)))) {

@@ -7,6 +7,7 @@ import dev.amcp.gateway.platform.entity.InvalidInputException;
 import dev.amcp.gateway.platform.entity.Message;
 import dev.amcp.gateway.tools.entity.EgressRule;
 import dev.amcp.gateway.tools.entity.UpstreamCredential;
+import dev.amcp.gateway.tools.entity.UpstreamGrant;
 import dev.amcp.gateway.tools.entity.WorkspaceUpstream;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -17,6 +18,7 @@ import jakarta.persistence.PersistenceContext;
 import java.net.URI;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Which upstream a tool of a workspace names, and the operator's egress ceiling, for the call path (every call of a
@@ -48,11 +50,19 @@ public class UpstreamDirectory {
 
     private ShortCache<Name, UpstreamRef> byName;
     private ShortCache<Boolean, List<String>> ceiling;
+    private ShortCache<Long, Set<String>> grants;
 
     @PostConstruct
     void configure() {
         byName = new ShortCache<>(settings, AccessChanges::generation);
         ceiling = new ShortCache<>(settings, AccessChanges::generation);
+        grants = new ShortCache<>(settings, AccessChanges::generation);
+    }
+
+    /** The operator's upstreams ({@code <NAME>} of {@code AMCP_UPSTREAM_<NAME>}) granted to this workspace. */
+    public Set<String> grants(long workspaceId) {
+        return grants.get(workspaceId, id -> Optional.of(Set.copyOf(em.createNamedQuery(UpstreamGrant.OF_WORKSPACE, String.class)
+                .setParameter("workspaceId", id).getResultList()))).orElse(Set.of());
     }
 
     /** The upstream {@code name} of this workspace; never another workspace's. */

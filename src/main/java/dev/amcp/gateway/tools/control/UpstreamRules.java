@@ -54,9 +54,11 @@ public class UpstreamRules {
 
     static final String BASE_PREFIX = HttpEndpointMapping.SETTING_PREFIX;
     public static final String ALLOWED_HOSTS = "AMCP_UPSTREAM_ALLOWED_HOSTS";
+    /** Operator upstreams every workspace may use without a grant: names, or {@code *} for all (a single-tenant install). */
+    public static final String SHARED = "AMCP_UPSTREAM_SHARED";
     static final String RUNNER_URL = "CODE_RUNNER_URL";
     /** Settings under the base prefix that are not bases. */
-    static final Set<String> NOT_BASES = Set.of(ALLOWED_HOSTS, "AMCP_UPSTREAM_TIMEOUT_MS", "AMCP_UPSTREAM_MAX_BYTES",
+    static final Set<String> NOT_BASES = Set.of(ALLOWED_HOSTS, SHARED, "AMCP_UPSTREAM_TIMEOUT_MS", "AMCP_UPSTREAM_MAX_BYTES",
             "AMCP_UPSTREAM_MCP_TIMEOUT_MS", "AMCP_UPSTREAM_REFRESH_MINUTES");
 
     /** Looks up host names; tests replace it to play a name that resolves to loopback. */
@@ -74,6 +76,7 @@ public class UpstreamRules {
     private Map<String, String> credentialUpstreams;
     private Set<String> credentialValues;
     private String runnerHost;
+    private Set<String> shared = Set.of();
     private Resolver resolver = InetAddress::getAllByName;
 
     public UpstreamRules() {}
@@ -141,6 +144,13 @@ public class UpstreamRules {
         this.credentialUpstreams = Map.copyOf(bindings);
         this.credentialValues = Set.copyOf(values);
         this.runnerHost = host == null ? null : unbracket(host);
+        this.shared = java.util.Arrays.stream(settings.getOrDefault(SHARED, "").split(",")).map(s -> s.strip().toUpperCase(Locale.ROOT))
+                .filter(s -> !s.isEmpty()).collect(java.util.stream.Collectors.toUnmodifiableSet());
+    }
+
+    /** Whether every workspace may use this operator upstream ({@code <NAME>}) without a grant ({@value #SHARED}). */
+    public boolean shared(String name) {
+        return shared.contains("*") || shared.contains(name);
     }
 
     // ---- the API ----
@@ -168,6 +178,11 @@ public class UpstreamRules {
         Map<String, String> listed = new java.util.TreeMap<>();
         bases.forEach((setting, base) -> listed.put(setting, base.text()));
         return listed;
+    }
+
+    /** The operator's upstream names: {@code <NAME>} of each base {@code AMCP_UPSTREAM_<NAME>}, as grants name them. */
+    public Set<String> operatorNames() {
+        return bases.keySet().stream().map(setting -> setting.substring(BASE_PREFIX.length())).collect(java.util.stream.Collectors.toSet());
     }
 
     /** The entries of {@value #ALLOWED_HOSTS}, as the operator wrote them. */
@@ -313,6 +328,32 @@ public class UpstreamRules {
             throw refused("problem.upstream.credential", "credential {0} may only be sent to URLs under $'{'{1}'}' (name another upstream with {2})",
                     name, baseSetting, binding);
         }
+    }
+
+    /**
+     * The operator's grant rule: a workspace reaches a URL under an operator base {@code AMCP_UPSTREAM_<NAME>}, and sends
+     * a credential bound to one, only when the operator granted {@code <NAME>} to it ({@code granted}). Every base that
+     * covers the URL counts, so a narrower base inside a granted one is not reached by a full URL either.
+     */
+    public void requireGranted(URI target, String credential, java.util.Collection<String> granted) {
+        Target t = Target.of(target);
+        grantsNeeded(target, credential).stream().filter(name -> !granted.contains(name) && !shared(name)).findFirst()
+                .ifPresent(name -> {
+                    throw refused("problem.upstream.notGranted", "{0} is under the operator''s upstream $'{'{1}{2}'}', which the operator has not granted to this workspace (/api/upstream-grants)",
+                            t.origin() + t.path(), BASE_PREFIX, name);
+                });
+    }
+
+    /** The operator upstreams ({@code <NAME>}, sorted) a workspace needs granted to reach this URL with this credential. */
+    public java.util.SortedSet<String> grantsNeeded(URI target, String credential) {
+        Target t = Target.of(target);
+        java.util.SortedSet<String> needed = new java.util.TreeSet<>();
+        bases.values().stream().filter(b -> b.covers(t)).forEach(b -> needed.add(b.setting().substring(BASE_PREFIX.length())));
+        if (credential != null) {
+            String name = credential.toUpperCase(Locale.ROOT);
+            needed.add(credentialUpstreams.getOrDefault(name, name));
+        }
+        return needed;
     }
 
     /**

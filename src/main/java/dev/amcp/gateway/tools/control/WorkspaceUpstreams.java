@@ -17,7 +17,10 @@ import dev.amcp.gateway.tools.entity.HttpEndpointMapping;
 import dev.amcp.gateway.tools.entity.McpTool;
 import dev.amcp.gateway.tools.entity.UpstreamCredential;
 import dev.amcp.gateway.tools.entity.UpstreamDraft;
+import dev.amcp.gateway.tools.entity.UpstreamGrant;
 import dev.amcp.gateway.tools.entity.WorkspaceUpstream;
+import dev.amcp.gateway.workspace.control.WorkspaceService;
+import dev.amcp.gateway.workspace.entity.Workspace;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
@@ -32,6 +35,7 @@ import java.net.URISyntaxException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -58,6 +62,9 @@ public class WorkspaceUpstreams {
 
     @Inject
     SecretBox secrets;
+
+    @Inject
+    WorkspaceService workspaces;
 
     @Inject
     Event<AdminChange> changes;
@@ -234,6 +241,75 @@ public class WorkspaceUpstreams {
         em.remove(rule);
         changes.fire(AdminChange.by(caller, null, AdminChange.EGRESS_RULE, rule.getRule(), AdminChange.DELETE,
                 JsonSupport.JSON.createObjectBuilder().add("rule", rule.getRule()).build(), null));
+    }
+
+    // ---- the operator's grants of AMCP_UPSTREAM_<NAME> bases ----
+
+    /** The operator's bases granted or shared to the caller's workspace (setting and URL); the others are not shown to it. */
+    @RequiresCapability(Capability.ADMIN)
+    public Map<String, String> grantedOperatorBases(Caller caller) {
+        java.util.Set<String> granted = directory.grants(caller.workspaceId());
+        Map<String, String> shown = new java.util.TreeMap<>();
+        rules.operatorBases().forEach((setting, base) -> {
+            String name = setting.substring(HttpEndpointMapping.SETTING_PREFIX.length());
+            if (granted.contains(name) || rules.shared(name)) {
+                shown.put(setting, base);
+            }
+        });
+        return shown;
+    }
+
+    /** A grant with the slug of its workspace, as the API and the editor show it. */
+    public record GrantView(long id, String upstream, String workspace, String grantedBy, Instant grantedAt) {}
+
+    @RequiresOperator
+    public List<GrantView> grants(Caller caller) {
+        return em.createNamedQuery(UpstreamGrant.ALL, UpstreamGrant.class).getResultStream().map(this::view).toList();
+    }
+
+    /** Grants the operator's base {@code AMCP_UPSTREAM_<upstream>}, and the credentials bound to it, to one workspace. */
+    @RequiresOperator
+    public GrantView grant(Caller caller, String upstream, String workspaceSlug) {
+        String name = upstream == null ? "" : upstream.strip().toUpperCase(java.util.Locale.ROOT);
+        if (name.startsWith(HttpEndpointMapping.SETTING_PREFIX)) {
+            name = name.substring(HttpEndpointMapping.SETTING_PREFIX.length());
+        }
+        if (!rules.operatorNames().contains(name)) {
+            throw problem("problem.grant.upstream", "upstream names an operator upstream, one of {0} (the settings {1}<NAME>)",
+                    rules.operatorNames().stream().sorted().toList().toString(), HttpEndpointMapping.SETTING_PREFIX);
+        }
+        Workspace workspace = workspaceSlug == null ? null : workspaces.findWorkspace(workspaceSlug.strip()).orElse(null);
+        if (workspace == null) {
+            throw problem("problem.grant.workspace", "workspace names a workspace by its slug; ''{0}'' is none", workspaceSlug == null ? "" : workspaceSlug);
+        }
+        String upstreamName = name;
+        if (em.createNamedQuery(UpstreamGrant.OF_WORKSPACE, String.class).setParameter("workspaceId", workspace.getId())
+                .getResultStream().anyMatch(upstreamName::equals)) {
+            throw new ConflictException(Message.of("problem.grant.taken", "{0} is granted to {1} already", upstreamName, workspace.getSlug()));
+        }
+        UpstreamGrant granted = new UpstreamGrant(name, workspace.getId(), actor(caller));
+        em.persist(granted);
+        em.flush();
+        changes.fire(AdminChange.by(caller, workspace.getId(), AdminChange.UPSTREAM_GRANT, name, AdminChange.CREATE, null,
+                JsonSupport.JSON.createObjectBuilder().add("upstream", name).add("workspace", workspace.getSlug()).build()));
+        return view(granted);
+    }
+
+    /** Revokes a grant; the workspace's tools under that base are refused from their next call. */
+    @RequiresOperator
+    public void revokeGrant(Caller caller, long id) {
+        UpstreamGrant grant = em.find(UpstreamGrant.class, id);
+        if (grant == null) {
+            throw new NoSuchItemException(Message.of("problem.grant.missing", "No upstream grant {0}", id));
+        }
+        GrantView view = view(grant);
+        em.remove(grant);
+        changes.fire(AdminChange.by(caller, grant.getWorkspaceId(), AdminChange.UPSTREAM_GRANT, view.upstream(), AdminChange.REVOKE,
+                JsonSupport.JSON.createObjectBuilder().add("upstream", view.upstream()).add("workspace", view.workspace()).build(), null));
+    }
+
+    private GrantView view(UpstreamGrant g) {
+        return new GrantView(g.getId(), g.getUpstream(), em.find(Workspace.class, g.getWorkspaceId()).getSlug(), g.getGrantedBy(), g.getGrantedAt());
     }
 
     // ---- checks and pieces ----

@@ -47,6 +47,9 @@ public class UpstreamServer {
 
     private String credential;
 
+    /** The workspace upstream whose base {@code url} is under (and whose credential goes with every request), or null. */
+    private String upstream;
+
     @Convert(converter = JsonObjectConverter.class)
     private JsonObject pending;
 
@@ -64,13 +67,15 @@ public class UpstreamServer {
 
     protected UpstreamServer() {}
 
-    public UpstreamServer(Long workspaceId, Long serverId, String name, String url, String prefix, String credential, String createdBy) {
+    public UpstreamServer(Long workspaceId, Long serverId, String name, String url, String prefix, String credential, String upstream,
+                          String createdBy) {
         this.workspaceId = workspaceId;
         this.serverId = serverId;
         this.name = name;
         this.url = url;
         this.prefix = prefix;
         this.credential = credential;
+        this.upstream = upstream;
         this.createdBy = createdBy;
         this.createdAt = Instant.now();
     }
@@ -82,6 +87,7 @@ public class UpstreamServer {
     public String getUrl() { return url; }
     public String getPrefix() { return prefix; }
     public String getCredential() { return credential; }
+    public String getUpstream() { return upstream; }
     public JsonObject getPending() { return pending; }
     public void setPending(JsonObject pending) { this.pending = pending; }
     public boolean isListChanged() { return listChanged; }

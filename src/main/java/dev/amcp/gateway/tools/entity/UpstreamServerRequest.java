@@ -1,7 +1,9 @@
 package dev.amcp.gateway.tools.entity;
 
 /**
- * Registration of an upstream MCP server: the workspace server its tools join, a name, the Streamable HTTP URL (may
- * start with an {@code ${AMCP_UPSTREAM_<NAME>}} base), an optional tool-name prefix and an optional credential name.
+ * Registration of an upstream MCP server: the workspace server its tools join, a name, the Streamable HTTP URL, an
+ * optional tool-name prefix, and how it is reached. Either {@code upstream} names one of the workspace's upstreams
+ * ({@code url} is then a path under its base, and its own credential is sent), or {@code url} is a full URL (which may
+ * start with an operator's {@code ${AMCP_UPSTREAM_<NAME>}} base) with an optional operator {@code credential} name.
  */
-public record UpstreamServerRequest(String server, String name, String url, String prefix, String credential) {}
+public record UpstreamServerRequest(String server, String name, String url, String prefix, String credential, String upstream) {}

@@ -62,7 +62,21 @@ class ApisBrowserIT extends EditorBrowserSetup {
         String added = browser.present("#egress-form-error") ? browser.text("#egress-form-error") : browser.text("#flash");
         assertTrue(added.contains("127.0.0.1:" + PORT), added); // added now, or by an earlier test ("exists already")
         assertTrue(browser.present("#egress-table tr[data-rule='127.0.0.1:" + PORT + "']"));
+        // The grants of the operator's own upstreams: a slug that names no workspace is refused beside the form.
+        browser.select("#grant-upstream", "IT");
+        browser.type("#grant-workspace", "no-such-workspace");
+        browser.click("#grant-add");
+        assertTrue(browser.text("#grant-form-error").contains("'no-such-workspace' is none"), browser.text("#grant-form-error"));
+        browser.el("#grant-workspace").clear();
+        browser.type("#grant-workspace", tenant.getString("workspace"));
+        browser.click("#grant-add");
+        assertTrue(browser.text("#flash").contains("Granted IT to " + tenant.getString("workspace")), browser.text("#flash"));
+        String grantRow = "#grants-table tr[data-grant='IT " + tenant.getString("workspace") + "']";
+        assertTrue(browser.present(grantRow));
         browser.screenshot("egress");
+        browser.click(grantRow + " button[id^=grant-revoke-]");
+        assertTrue(browser.text("#flash").contains("Grant revoked"), browser.text("#flash"));
+        assertFalse(browser.present(grantRow));
 
         signIn(tenant, "admin");
         browser.open("/admin/apis");

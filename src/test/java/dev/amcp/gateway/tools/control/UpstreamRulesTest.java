@@ -251,4 +251,23 @@ class UpstreamRulesTest {
         assertEquals(null, rules.boundCredential("${AMCP_UPSTREAM_SHOP_V2}"), "no credential for this base");
         assertEquals(null, rules.boundCredential("https://shop.example.com/api"));
     }
+    /** The grant rule: every operator base covering the URL, and the base a credential is bound to, must be granted or shared. */
+    @Test
+    void anOperatorBaseIsReachedOnlyWithItsGrantOrWhereShared() {
+        Map<String, String> settings = Map.of("AMCP_UPSTREAM_SHOP", "https://shop.example/api", "AMCP_UPSTREAM_SHOPADMIN",
+                "https://shop.example/api/admin", "AMCP_UPSTREAM_CRM", "https://crm.example", "AMCP_CREDENTIAL_BILLING_VALUE", "x",
+                "AMCP_CREDENTIAL_BILLING_UPSTREAM", "CRM", "AMCP_UPSTREAM_SHARED", "crm");
+        UpstreamRules rules = rules(settings, UpstreamRulesTest::lookUp);
+        URI admin = URI.create("https://shop.example/api/admin/users");
+        assertEquals(java.util.List.of("SHOP", "SHOPADMIN"), java.util.List.copyOf(rules.grantsNeeded(admin, null)));
+        assertEquals(java.util.List.of("CRM", "SHOP"), java.util.List.copyOf(rules.grantsNeeded(URI.create("https://shop.example/api/x"), "billing")));
+        assertEquals(java.util.List.of(), java.util.List.copyOf(rules.grantsNeeded(URI.create("https://elsewhere.example/api"), null)));
+        String refused = assertThrows(InvalidInputException.class, () -> rules.requireGranted(admin, null, java.util.Set.of("SHOP"))).getMessage();
+        assertEquals("https://shop.example:443/api/admin/users is under the operator's upstream ${AMCP_UPSTREAM_SHOPADMIN}, which the operator "
+                + "has not granted to this workspace (/api/upstream-grants)", refused);
+        assertDoesNotThrow(() -> rules.requireGranted(admin, null, java.util.Set.of("SHOP", "SHOPADMIN")));
+        assertDoesNotThrow(() -> rules.requireGranted(URI.create("https://crm.example/x"), "billing", java.util.Set.of()), "CRM is shared");
+        assertTrue(rules.shared("CRM") && !rules.shared("SHOP"));
+        assertTrue(rules(Map.of("AMCP_UPSTREAM_SHARED", "*"), UpstreamRulesTest::lookUp).shared("ANY"));
+    }
 }
