@@ -3,9 +3,10 @@
 #   1. a live code runner is started (runner-image/run-local.sh) for the code-mode integration tests;
 #   2. unit tests (surefire) and Arquillian integration tests on a managed Open Liberty (failsafe);
 #      the server uses PostgreSQL when DB_URL (plus DB_USER, DB_PASSWORD) is set, embedded H2 otherwise;
+#      MultiNodeIT starts two gateway nodes behind HAProxy itself (bench/cluster.sh, on PostgreSQL; docs/scaling.md);
 #   3. the runner's containment suite against its own live supervisor (runner-image/test.sh).
-# First it checks every program the tests need (java, mvn, node, npm, setpriv, chromium, chromedriver); as root with
-# apt-get it installs what is missing (AMCP_TESTS_INSTALL=never stops that), otherwise it stops with one line naming
+# First it checks every program the tests need (java, mvn, node, npm, setpriv, chromium, chromedriver, haproxy); as
+# root with apt-get it installs what is missing (AMCP_TESTS_INSTALL=never stops that), otherwise it stops with one line naming
 # the packages. Extra Maven arguments can be passed in MAVEN_ARGS; CHROMIUM and CHROMEDRIVER override the browser paths.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -29,6 +30,8 @@ check_prerequisites() {
   command -v setpriv >/dev/null || need setpriv util-linux
   [ -x "$CHROMIUM" ] || need "chromium ($CHROMIUM)" chromium
   [ -x "$CHROMEDRIVER" ] || need "chromedriver ($CHROMEDRIVER)" chromium-driver
+  # MultiNodeIT's balancer in front of two gateway nodes (bench/cluster.sh).
+  command -v haproxy >/dev/null || need haproxy haproxy
 }
 check_prerequisites
 if [ ${#missing[@]} -gt 0 ] && [ "${AMCP_TESTS_INSTALL:-auto}" != "never" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then

@@ -65,6 +65,19 @@ public final class McpHttp {
         return spec.build();
     }
 
+    /**
+     * The official SDK client against any gateway base URL (the multi-node topology's balancer, for one);
+     * {@code headers} sets the headers of each request the client sends.
+     */
+    public static McpSyncClient sdkClientAt(String base, String endpoint, Consumer<HttpRequest.Builder> headers) {
+        HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder(base)
+                .endpoint(endpoint)
+                .httpRequestCustomizer((builder, method, uri, body, context) -> headers.accept(builder))
+                .build();
+        return McpClient.sync(transport).requestTimeout(Duration.ofSeconds(30))
+                .initializationTimeout(Duration.ofSeconds(30)).build();
+    }
+
     /** Posts a body to an MCP endpoint with the usual client headers; extra headers come as name, value pairs. */
     public static HttpResponse<String> post(String endpoint, String key, String body, String... headers) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base() + endpoint)).timeout(Duration.ofSeconds(30))
