@@ -10,9 +10,9 @@ import java.util.TreeSet;
 import dev.amcp.gateway.platform.control.Migrations;
 import dev.amcp.gateway.platform.control.Settings;
 import dev.amcp.gateway.tools.control.OpenApiImports;
+import dev.amcp.gateway.tools.control.WorkspaceUpstreams;
 import dev.amcp.gateway.tools.entity.HttpEndpointMapping;
 import dev.amcp.gateway.tools.entity.OpenApiImportRequest;
-import dev.amcp.gateway.tools.entity.UpstreamGrant;
 import dev.amcp.gateway.workspace.control.ApiKeyService;
 import dev.amcp.gateway.workspace.control.WorkspaceService;
 import dev.amcp.gateway.workspace.entity.UserAccount;
@@ -60,8 +60,8 @@ public class DemoSeeder {
     @Inject
     ApiKeyService apiKeys;
 
-    @jakarta.persistence.PersistenceContext(unitName = "amcp")
-    jakarta.persistence.EntityManager em;
+    @Inject
+    WorkspaceUpstreams upstreamGrants;
 
     /** What the seeding produced; the key and password are only ever printed, never stored in clear. */
     public record Seeded(Workspace workspace, String apiKey, String adminPassword) {}
@@ -102,7 +102,7 @@ public class DemoSeeder {
         capabilities.add(Capability.INLINE_CODE);
         adminRole = workspaces.updateRole(adminRole.getId(), capabilities, true, Set.of());
         // The operator who turned the demo on grants it the demo API.
-        em.persist(new UpstreamGrant("DEMO", workspace.getId(), "demo"));
+        upstreamGrants.grantToSeededWorkspace(workspace.getId(), "DEMO", "demo");
         Caller system = new Caller(workspace.getId(), admin.getId(), null, admin.getUsername(), adminRole.toGrant(), CallScope.UNRESTRICTED);
         // The tools come from the demo API's own OpenAPI document, through the importer an admin would use.
         JsonObject preview = imports.preview(system, new OpenApiImportRequest(server.getSlug(), null, resource(OPENAPI),

@@ -295,6 +295,14 @@ public class WorkspaceUpstreams {
         return view(granted);
     }
 
+    /**
+     * The grant the operator gives by turning the demo on ({@code AMCP_DEMO}): the seeded demo workspace may use
+     * {@code upstream}. Called only by the demo seeding, which runs at start with no caller, hence no gate.
+     */
+    public void grantToSeededWorkspace(long workspaceId, String upstream, String grantedBy) {
+        em.persist(new UpstreamGrant(upstream, workspaceId, grantedBy));
+    }
+
     /** Revokes a grant; the workspace's tools under that base are refused from their next call. */
     @RequiresOperator
     public void revokeGrant(Caller caller, long id) {
