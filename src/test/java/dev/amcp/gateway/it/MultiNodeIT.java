@@ -143,6 +143,55 @@ class MultiNodeIT {
                 + deltaA + " (logged " + onA.size() + "), node-b +" + deltaB + " (logged " + onB.size() + ")");
     }
 
+    /**
+     * A key revoked on node a is refused on node b within a second, although node b had just accepted it and keeps
+     * who a key is for {@code AMCP_ACCESS_CACHE_SECONDS} (5 s): node a tells node b through {@code cluster_events}.
+     */
+    @Test
+    void aKeyRevokedOnOneNodeIsRefusedOnTheOtherWithinASecond() throws Exception {
+        String nodeA = "http://127.0.0.1:" + (PORT + 1);
+        String nodeB = "http://127.0.0.1:" + (PORT + 2);
+        String slug = "mn-" + UUID.randomUUID().toString().substring(0, 8);
+        var created = McpHttp.parse(send(nodeA, "POST", "/api/workspaces", OPERATOR_KEY, "{\"slug\":\"" + slug + "\",\"name\":\"Multi node\","
+                + "\"admin\":{\"username\":\"" + slug + "-admin\",\"password\":\"a-long-password-1234\"}}", 201)).asJsonObject();
+        String adminKey = created.getJsonObject("admin").getString("apiKey");
+        var issued = McpHttp.parse(send(nodeA, "POST", "/api/users/" + slug + "-admin/keys", adminKey, "{\"name\":\"to revoke\"}", 201)).asJsonObject();
+        String key = issued.getString("key");
+        send(nodeB, "GET", "/api/tools", key, null, 200); // node b now keeps who this key is
+
+        send(nodeA, "DELETE", "/api/users/" + slug + "-admin/keys/" + issued.getJsonNumber("id").longValue(), adminKey, null, 204);
+        long revoked = System.nanoTime();
+        int status = 200;
+        while (status == 200 && System.nanoTime() - revoked < TimeUnit.SECONDS.toNanos(3)) {
+            status = request(nodeB, "GET", "/api/tools", key, null).statusCode();
+            if (status == 200) {
+                Thread.sleep(25);
+            }
+        }
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - revoked);
+        System.out.printf("[multinode-it] a key revoked on node a was refused on node b after %d ms%n", millis);
+        assertEquals(401, status, "node b refuses the revoked key");
+        assertTrue(millis <= 1000, "node b refused the revoked key within 1 s, not after its cache's 5 s: " + millis + " ms");
+    }
+
+    static final String OPERATOR_KEY = "amcp_cluster-operator-key-0123456789abcdef";
+
+    static HttpResponse<String> request(String base, String method, String path, String key, String body) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+                .header("Authorization", "Bearer " + key);
+        if (body != null) {
+            b.header("Content-Type", "application/json");
+        }
+        return McpHttp.HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    static String send(String base, String method, String path, String key, String body, int expected) throws Exception {
+        HttpResponse<String> r = request(base, method, path, key, body);
+        assertEquals(expected, r.statusCode(), method + " " + path + ": " + r.body());
+        return r.body();
+    }
+
     /** The ids of this run each node logged, per node ("a", "b"), once all sent ids are logged (or after 20 s). */
     Map<String, List<String>> awaitServed(String run, Set<String> ids) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();

@@ -195,7 +195,8 @@ class MigrationsTest {
                     firstBatch.put(statement.getKey(), st.executeUpdate());
                 }
             }
-            assertEquals(Map.of("recordings", 2, "codeRuns", 2, "approvals", 1, "audit", 1), firstBatch, "a batch of 2; the paused run stays");
+            assertEquals(Map.of("recordings", 2, "codeRuns", 2, "approvals", 1, "audit", 1, "clusterEvents", 0), firstBatch,
+                    "a batch of 2; the paused run stays");
             assertEquals(1, id(c, "select count(*) from code_runs where workspace_id = " + ws));
             assertEquals(1, id(c, "select count(*) from code_run_recordings"));
         }

@@ -43,6 +43,8 @@ public class Retention {
     public static final String EVERY_SETTING = "AMCP_RETENTION_EVERY_HOURS";
     /** How long a node may hold the purge before another may take it (a node that died holding it). */
     static final Duration LEASE = Duration.ofHours(1);
+    /** Nodes read the cluster's changes within a second; a day of them is kept for looking into a cluster's behaviour. */
+    static final int CLUSTER_EVENT_DAYS = 1;
     private static final Logger LOG = Logger.getLogger(Retention.class.getName());
 
     /** Days each kind of row is kept (0: for good) and the rows one batch deletes. */
@@ -150,6 +152,8 @@ public class Retention {
                 + "and status <> 'PENDING' fetch first " + batch + " rows only)");
         statements.put("audit", "delete from admin_audit where id in (select id from admin_audit where at < ?1 order by id fetch first "
                 + batch + " rows only)");
+        statements.put("clusterEvents", "delete from cluster_events where id in (select id from cluster_events where at < ?1 order by id "
+                + "fetch first " + batch + " rows only)");
         return statements;
     }
 
@@ -160,7 +164,7 @@ public class Retention {
         int recordingDays = policy.codeRunsDays() == 0 ? policy.recordingsDays()
                 : policy.recordingsDays() == 0 ? policy.codeRunsDays() : Math.min(policy.recordingsDays(), policy.codeRunsDays());
         Map<String, Integer> days = Map.of("recordings", recordingDays, "codeRuns", policy.codeRunsDays(),
-                "approvals", policy.approvalsDays(), "audit", policy.auditDays());
+                "approvals", policy.approvalsDays(), "audit", policy.auditDays(), "clusterEvents", CLUSTER_EVENT_DAYS);
         var result = JsonSupport.JSON.createObjectBuilder();
         statements(policy.batch()).forEach((kind, statement) -> result.add(kind, purge(kind, days.get(kind), now, statement, policy.batch())));
         return result.add("millis", (System.nanoTime() - started) / 1_000_000).build();
