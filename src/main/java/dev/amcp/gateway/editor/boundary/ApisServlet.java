@@ -4,7 +4,6 @@ import dev.amcp.gateway.governance.control.GateRefusedException;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.platform.entity.NoSuchItemException;
-import dev.amcp.gateway.tools.control.UpstreamRules;
 import dev.amcp.gateway.tools.control.WorkspaceUpstreams;
 import dev.amcp.gateway.tools.entity.CredentialDraft;
 import dev.amcp.gateway.tools.entity.UpstreamCredential;
@@ -37,9 +36,6 @@ public class ApisServlet extends EditorServlet {
 
     @Inject
     WorkspaceUpstreams upstreams;
-
-    @Inject
-    UpstreamRules rules;
 
     private final EditorRoutes<WorkspaceUpstream> routes = EditorRoutes.<WorkspaceUpstream>numbered(this::lookup)
             .get("", (request, response, caller) -> show(request, response, caller, Map.of(), null, null))

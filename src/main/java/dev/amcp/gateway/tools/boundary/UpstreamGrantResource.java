@@ -3,7 +3,6 @@ package dev.amcp.gateway.tools.boundary;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.tools.control.UpstreamRules;
 import dev.amcp.gateway.tools.control.WorkspaceUpstreams;
-import dev.amcp.gateway.tools.entity.HttpEndpointMapping;
 import dev.amcp.gateway.workspace.boundary.Authenticated;
 import dev.amcp.gateway.workspace.boundary.CurrentCaller;
 import jakarta.enterprise.context.RequestScoped;
@@ -52,7 +51,7 @@ public class UpstreamGrantResource {
         upstreams.grants(caller.get()).forEach(g -> grants.add(view(g)));
         var operator = JsonSupport.JSON.createArrayBuilder();
         rules.operatorBases().forEach((setting, base) -> operator.add(JsonSupport.JSON.createObjectBuilder()
-                .add("name", setting.substring(HttpEndpointMapping.SETTING_PREFIX.length())).add("baseUrl", base)));
+                .add("name", UpstreamRules.operatorName(setting)).add("baseUrl", base)));
         return JsonSupport.JSON.createObjectBuilder().add("grants", grants).add("operatorUpstreams", operator).build().toString();
     }
 

@@ -1,7 +1,6 @@
 package dev.amcp.gateway.tools.boundary;
 
 import dev.amcp.gateway.platform.control.JsonSupport;
-import dev.amcp.gateway.tools.control.UpstreamRules;
 import dev.amcp.gateway.tools.control.WorkspaceUpstreams;
 import dev.amcp.gateway.tools.entity.CredentialDraft;
 import dev.amcp.gateway.tools.entity.UpstreamCredential;
@@ -51,9 +50,6 @@ public class UpstreamResource {
 
     @Inject
     WorkspaceUpstreams upstreams;
-
-    @Inject
-    UpstreamRules rules;
 
     @GET
     @Operation(summary = "The workspace's upstreams, and the operator's granted to it (read-only)")

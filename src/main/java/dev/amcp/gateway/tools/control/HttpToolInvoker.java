@@ -226,8 +226,7 @@ public class HttpToolInvoker implements ToolInvoker {
             throw new dev.amcp.gateway.platform.entity.InvalidInputException(dev.amcp.gateway.platform.entity.Message.of(
                     "problem.mapping.urlInvalid", "url is not a valid URL: {0}", e.getReason()));
         }
-        upstreams.checkCredential(credential, target);
-        upstreams.requireGranted(target, credential, granted);
+        upstreams.checkOperatorUpstream(target, credential, granted);
         CheckedUpstream checked = upstreams.resolveForCall(target);
         HttpRequest.Builder builder = documentRequest(checked);
         addCredential(builder, credential);
@@ -342,8 +341,7 @@ public class HttpToolInvoker implements ToolInvoker {
         URI target = URI.create(uri);
         CheckedUpstream checked;
         if (upstream == null) {
-            upstreams.checkCredential(mapping.credential(), target);
-            upstreams.requireGranted(target, mapping.credential(), granted);
+            upstreams.checkOperatorUpstream(target, mapping.credential(), granted);
             checked = upstreams.resolveForCall(target);
         } else {
             checked = upstreams.resolveForWorkspaceCall(target, upstream.base(), directory.egressRules());

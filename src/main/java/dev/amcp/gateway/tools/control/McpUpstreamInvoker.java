@@ -321,10 +321,9 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
         }
         URI target = uri(upstreams.expandBases(upstream.getUrl()));
         String credential = upstream.getCredential();
-        upstreams.checkCredential(credential, target);
-        upstreams.requireGranted(target, credential, directory.grants(workspaceId));
+        upstreams.checkOperatorUpstream(target, credential, directory.grants(workspaceId));
         return new Route(upstreams.resolveForCall(target), () -> {
-            upstreams.requireGranted(target, credential, directory.grants(workspaceId));
+            upstreams.checkOperatorUpstream(target, credential, directory.grants(workspaceId));
             return credential == null ? Optional.empty() : Optional.of(credentials.header(credential));
         });
     }

@@ -105,14 +105,11 @@ public class McpUpstreams {
         } else {
             url = checkUrl(request.url());
             URI target = uri(upstreams.expandBases(url));
-            if (credential != null) {
-                if (!credential.matches("[A-Z0-9_]{1,64}") || !credentials.configured(credential)) {
-                    throw problem("problem.upstreamServer.credential",
-                            "credential {0} is not configured (set AMCP_CREDENTIAL_{0}_VALUE, or _TOKEN_URL, _CLIENT_ID and _CLIENT_SECRET)", credential);
-                }
-                upstreams.checkCredential(credential, target);
+            if (credential != null && (!credential.matches("[A-Z0-9_]{1,64}") || !credentials.configured(credential))) {
+                throw problem("problem.upstreamServer.credential",
+                        "credential {0} is not configured (set AMCP_CREDENTIAL_{0}_VALUE, or _TOKEN_URL, _CLIENT_ID and _CLIENT_SECRET)", credential);
             }
-            upstreams.requireGranted(target, credential, directory.grants(caller.workspaceId()));
+            upstreams.checkOperatorUpstream(target, credential, directory.grants(caller.workspaceId()));
         }
         UpstreamServer upstream = new UpstreamServer(caller.workspaceId(), server.getId(), name, url, prefix, credential,
                 workspaceUpstream, caller.username() == null ? "?" : caller.username());

@@ -105,8 +105,7 @@ public class OpenApiImports {
                 ? request.credential().strip().toUpperCase(java.util.Locale.ROOT) : upstreams.boundCredential(base);
         if (upstream == null) {
             URI target = URI.create(upstreams.expandBases(base));
-            upstreams.checkCredential(credential, target);
-            upstreams.requireGranted(target, credential, directory.grants(caller.workspaceId()));
+            upstreams.checkOperatorUpstream(target, credential, directory.grants(caller.workspaceId()));
         }
 
         Map<String, McpTool> onServer = em.createNamedQuery(McpTool.BY_SERVER, McpTool.class).setParameter("serverId", server.getId())

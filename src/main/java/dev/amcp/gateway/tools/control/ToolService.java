@@ -253,8 +253,7 @@ public class ToolService {
                 } else {
                     URI target = upstreamOf(mapping, "");
                     upstreams.checkAtSave(target);
-                    upstreams.checkCredential(mapping.credential(), target);
-                    upstreams.requireGranted(target, mapping.credential(), directory.grants(caller.workspaceId()));
+                    upstreams.checkOperatorUpstream(target, mapping.credential(), directory.grants(caller.workspaceId()));
                 }
                 if (draft.inputSchema() != null && draft.inputSchema().containsKey("properties")) {
                     var declared = draft.inputSchema().getJsonObject("properties").keySet();

@@ -46,7 +46,8 @@ import org.eclipse.microprofile.config.Config;
  * checks every address and returns the address the call must connect to, so a DNS answer that changes between the
  * check and the connection (rebinding) and other spellings of an address ({@code 2130706433}, {@code 0x7f.1},
  * {@code [::ffff:127.0.0.1]}) are judged by the address they reach.</li>
- * <li>{@link #checkCredential(String, URI)}: a credential goes only to its own upstream.</li>
+ * <li>{@link #checkCredential(String, URI)}: a credential goes only to its own upstream; with the operator's grants,
+ * {@link #checkOperatorUpstream}.</li>
  * </ul>
  */
 @ApplicationScoped
@@ -153,6 +154,11 @@ public class UpstreamRules {
         return shared.contains("*") || shared.contains(name);
     }
 
+    /** Whether a workspace holding {@code granted} may use the operator upstream {@code name}: granted, or shared. */
+    public boolean usable(String name, java.util.Collection<String> granted) {
+        return granted.contains(name) || shared(name);
+    }
+
     // ---- the API ----
 
     /**
@@ -182,7 +188,12 @@ public class UpstreamRules {
 
     /** The operator's upstream names: {@code <NAME>} of each base {@code AMCP_UPSTREAM_<NAME>}, as grants name them. */
     public Set<String> operatorNames() {
-        return bases.keySet().stream().map(setting -> setting.substring(BASE_PREFIX.length())).collect(java.util.stream.Collectors.toSet());
+        return bases.keySet().stream().map(UpstreamRules::operatorName).collect(java.util.stream.Collectors.toSet());
+    }
+
+    /** {@code <NAME>} of a base's setting {@code AMCP_UPSTREAM_<NAME>}, the name grants and {@value #SHARED} use. */
+    public static String operatorName(String setting) {
+        return setting.substring(BASE_PREFIX.length());
     }
 
     /** The entries of {@value #ALLOWED_HOSTS}, as the operator wrote them. */
@@ -331,13 +342,16 @@ public class UpstreamRules {
     }
 
     /**
-     * The operator's grant rule: a workspace reaches a URL under an operator base {@code AMCP_UPSTREAM_<NAME>}, and sends
-     * a credential bound to one, only when the operator granted {@code <NAME>} to it ({@code granted}). Every base that
-     * covers the URL counts, so a narrower base inside a granted one is not reached by a full URL either.
+     * The operator's rule for a workspace's URL outside its own upstreams: a credential goes only under its own base
+     * ({@link #checkCredential}), and a workspace reaches a URL under an operator base {@code AMCP_UPSTREAM_<NAME>}, and
+     * sends a credential bound to one, only when the operator granted {@code <NAME>} to it ({@code granted}) or shares
+     * it. Every base that covers the URL counts, so a narrower base inside a granted one is not reached by a full URL
+     * either.
      */
-    public void requireGranted(URI target, String credential, java.util.Collection<String> granted) {
+    public void checkOperatorUpstream(URI target, String credential, java.util.Collection<String> granted) {
+        checkCredential(credential, target);
         Target t = Target.of(target);
-        grantsNeeded(target, credential).stream().filter(name -> !granted.contains(name) && !shared(name)).findFirst()
+        grantsNeeded(t, credential).stream().filter(name -> !usable(name, granted)).findFirst()
                 .ifPresent(name -> {
                     throw refused("problem.upstream.notGranted", "{0} is under the operator''s upstream $'{'{1}{2}'}', which the operator has not granted to this workspace (/api/upstream-grants)",
                             t.origin() + t.path(), BASE_PREFIX, name);
@@ -346,9 +360,12 @@ public class UpstreamRules {
 
     /** The operator upstreams ({@code <NAME>}, sorted) a workspace needs granted to reach this URL with this credential. */
     public java.util.SortedSet<String> grantsNeeded(URI target, String credential) {
-        Target t = Target.of(target);
+        return grantsNeeded(Target.of(target), credential);
+    }
+
+    private java.util.SortedSet<String> grantsNeeded(Target t, String credential) {
         java.util.SortedSet<String> needed = new java.util.TreeSet<>();
-        bases.values().stream().filter(b -> b.covers(t)).forEach(b -> needed.add(b.setting().substring(BASE_PREFIX.length())));
+        bases.values().stream().filter(b -> b.covers(t)).forEach(b -> needed.add(operatorName(b.setting())));
         if (credential != null) {
             String name = credential.toUpperCase(Locale.ROOT);
             needed.add(credentialUpstreams.getOrDefault(name, name));

@@ -251,8 +251,7 @@ public class WorkspaceUpstreams {
         java.util.Set<String> granted = directory.grants(caller.workspaceId());
         Map<String, String> shown = new java.util.TreeMap<>();
         rules.operatorBases().forEach((setting, base) -> {
-            String name = setting.substring(HttpEndpointMapping.SETTING_PREFIX.length());
-            if (granted.contains(name) || rules.shared(name)) {
+            if (rules.usable(UpstreamRules.operatorName(setting), granted)) {
                 shown.put(setting, base);
             }
         });

@@ -262,11 +262,11 @@ class UpstreamRulesTest {
         assertEquals(java.util.List.of("SHOP", "SHOPADMIN"), java.util.List.copyOf(rules.grantsNeeded(admin, null)));
         assertEquals(java.util.List.of("CRM", "SHOP"), java.util.List.copyOf(rules.grantsNeeded(URI.create("https://shop.example/api/x"), "billing")));
         assertEquals(java.util.List.of(), java.util.List.copyOf(rules.grantsNeeded(URI.create("https://elsewhere.example/api"), null)));
-        String refused = assertThrows(InvalidInputException.class, () -> rules.requireGranted(admin, null, java.util.Set.of("SHOP"))).getMessage();
+        String refused = assertThrows(InvalidInputException.class, () -> rules.checkOperatorUpstream(admin, null, java.util.Set.of("SHOP"))).getMessage();
         assertEquals("https://shop.example:443/api/admin/users is under the operator's upstream ${AMCP_UPSTREAM_SHOPADMIN}, which the operator "
                 + "has not granted to this workspace (/api/upstream-grants)", refused);
-        assertDoesNotThrow(() -> rules.requireGranted(admin, null, java.util.Set.of("SHOP", "SHOPADMIN")));
-        assertDoesNotThrow(() -> rules.requireGranted(URI.create("https://crm.example/x"), "billing", java.util.Set.of()), "CRM is shared");
+        assertDoesNotThrow(() -> rules.checkOperatorUpstream(admin, null, java.util.Set.of("SHOP", "SHOPADMIN")));
+        assertDoesNotThrow(() -> rules.checkOperatorUpstream(URI.create("https://crm.example/x"), "billing", java.util.Set.of()), "CRM is shared");
         assertTrue(rules.shared("CRM") && !rules.shared("SHOP"));
         assertTrue(rules(Map.of("AMCP_UPSTREAM_SHARED", "*"), UpstreamRulesTest::lookUp).shared("ANY"));
     }
