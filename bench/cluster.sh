@@ -58,10 +58,18 @@ liberty_pid_file() { echo "$USER_DIR/servers/.pid/$(server_name "$1").pid"; }
 
 # A pid file names a live process of this topology: its command line names this checkout (runner, Liberty, HAProxy
 # all do), so a stale pid file whose number a foreign process took over is never acted on.
+# A process in the middle of an exec (setsid -> run-local.sh -> deno) reads as an empty command line for a moment, so
+# a miss is read again before it counts: once, that moment made `start` take a starting runner for one that had exited.
 alive() {
-  local pid
-  # grep reads the file itself: in a pipeline under pipefail, grep -q quitting early could fail the writer (SIGPIPE).
-  [ -s "$1" ] && pid="$(cat "$1")" && kill -0 "$pid" 2>/dev/null && grep -qaF "$root/" "/proc/$pid/cmdline" 2>/dev/null
+  local pid tries
+  [ -s "$1" ] && pid="$(cat "$1")" || return 1
+  for tries in 1 2 3 4 5; do
+    kill -0 "$pid" 2>/dev/null || return 1
+    # grep reads the file itself: in a pipeline under pipefail, grep -q quitting early could fail the writer (SIGPIPE).
+    grep -qaF "$root/" "/proc/$pid/cmdline" 2>/dev/null && return 0
+    sleep 0.2
+  done
+  return 1
 }
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 http_status() { curl -s -o /dev/null -m 5 -w '%{http_code}' "$1" 2>/dev/null || true; }
