@@ -6,6 +6,9 @@
 #   bench/cluster.sh start    start runners, node a (it migrates the schema), node b, then HAProxy; wait until ready
 #   bench/cluster.sh stop     stop everything `start` started (pid files under target/cluster)
 #   bench/cluster.sh status   show what runs
+#   bench/cluster.sh restart a|b
+#                             a rolling restart's step: drain the node (POST /api/node/drain), wait until HAProxy
+#                             sees it DOWN and nothing is in flight there, stop it, start it again, wait until UP
 #
 # It builds nothing: it runs target/amcp-gateway.war (`mvn -B -q package -DskipTests`) on the Liberty runtime the
 # Maven build unpacked under target/liberty/wlp, or else on the openliberty-runtime zip from ~/.m2, unpacked into
@@ -167,10 +170,11 @@ XML
   cp "$driver" "$dir/lib/global/jdbc/postgresql.jar"
 }
 
+# start_node <node> [again]: `again` (a restart) keeps the server directory, its logs and its keys.
 start_node() {
   local node=$1 name port log started_at
   name="$(server_name "$node")"; port="$(http_port "$node")"; log="$(node_log "$node")"
-  create_server "$node"
+  [ "${2:-}" = again ] || create_server "$node"
   say "node $node: starting $name on http://127.0.0.1:$port (log $log)"
   started_at=$(date +%s)
   local out="$CLUSTER_DIR/server-start-$node.out"
@@ -249,7 +253,9 @@ frontend amcp
 backend gateways
     balance ${CLUSTER_BALANCE:-roundrobin}
     option httpchk GET /health/ready
+    # Ready is 200 with the gateway's own checks: before the WAR has started, Liberty answers 200 with no checks.
     http-check expect status 200
+    http-check expect string "database"
     default-server inter 2s fall 2 rise 1
     server node-a 127.0.0.1:$(http_port a) check
     server node-b 127.0.0.1:$(http_port b) check
@@ -309,6 +315,8 @@ start() {
   export AMCP_DEMO_API_KEY="${AMCP_DEMO_API_KEY:-amcp_cluster-demo-key-0123456789abcdef}"
   export AMCP_DEMO_ADMIN_PASSWORD="${AMCP_DEMO_ADMIN_PASSWORD:-cluster-demo-admin-password}"
   secrets
+  # What a restart needs to start a node as this start did (secrets included: umask 077).
+  (umask 077 && export -p | grep -E '^declare -x (AMCP_|DB_|CODE_RUNNER_TOKEN|GEN_|CLUSTER_)' > "$CLUSTER_DIR/start.env")
   local began; began=$(date +%s)
   # A start that fails half-way stops what it started (the logs stay for reading).
   trap 'rc=$?; if [ "$rc" != 0 ]; then say "start failed; stopping what it started"; stop; fi; exit "$rc"' EXIT
@@ -391,9 +399,57 @@ status() {
   [ "$running" = 1 ] || exit 3   # LSB: 3 = not running
 }
 
+# HAProxy's view of one node: UP, DOWN, or another state of its statistics.
+backend_state() { backend_status | awk -v n="node-$1" '$1 == n { print $2 }'; }
+
+# Waits up to $3 seconds until HAProxy sees node $1 in state $2.
+await_backend() {
+  local node=$1 want=$2 limit=$3 waited=0
+  until [ "$(backend_state "$node")" = "$want" ]; do
+    [ "$waited" -ge $((limit * 2)) ] && die "haproxy does not see node $node $want within $limit s ($(backend_status | tr '\n' ' '))"
+    sleep 0.5; waited=$((waited + 1))
+    [ $((waited % 20)) = 0 ] && say "node $node: waiting for haproxy to see it $want"
+  done
+  true
+}
+
+# A rolling restart's step: drain the node (readiness DOWN), wait until HAProxy sends it nothing and nothing is in
+# flight there, stop it, start it again with the environment `start` had, and wait until HAProxy sends it requests.
+restart() {
+  local node=$1 url key inflight waited=0 began
+  case "$node" in a|b) ;; *) die "usage: bench/cluster.sh restart a|b" ;; esac
+  [ -s "$CLUSTER_DIR/start.env" ] || die "no target/cluster/start.env: run bench/cluster.sh start first"
+  # shellcheck disable=SC1091
+  source "$CLUSTER_DIR/start.env"
+  alive "$PIDS/node-$node.pid" || die "node $node is not running"
+  alive "$PIDS/haproxy.pid" || die "haproxy is not running"
+  find_wlp
+  url="http://127.0.0.1:$(http_port "$node")"; key="$AMCP_BOOTSTRAP_OPERATOR_API_KEY"
+  began=$(date +%s)
+  say "node $node: draining"
+  curl -sf -m 10 -X POST -H "Authorization: Bearer $key" "$url/api/node/drain" > /dev/null \
+    || die "node $node: POST /api/node/drain failed"
+  await_backend "$node" DOWN 60
+  # What was sent before HAProxy saw it DOWN runs to its end (a code run at most AMCP_CODE_TIMEOUT_MS).
+  while :; do
+    inflight="$(curl -sf -m 10 -H "Authorization: Bearer $key" "$url/api/node/drain" | sed -n 's/.*"inFlight":\([0-9]*\).*/\1/p')"
+    [ "$inflight" = 0 ] && break
+    [ "$waited" -ge 120 ] && die "node $node: still ${inflight:-?} requests in flight after 60 s"
+    sleep 0.5; waited=$((waited + 1))
+  done
+  say "node $node: drained in $(( $(date +%s) - began )) s; stopping"
+  WLP_USER_DIR="$USER_DIR" timeout 120 "$WLP/bin/server" stop "$(server_name "$node")" > /dev/null 2>&1 \
+    || die "node $node: server stop failed"
+  rm -f "$PIDS/node-$node.pid"
+  start_node "$node" again
+  await_backend "$node" UP 60
+  say "node $node: restarted in $(( $(date +%s) - began )) s; haproxy sends it requests again"
+}
+
 case "${1:-}" in
   start) start ;;
   stop) stop ;;
   status) status ;;
-  *) echo "usage: bench/cluster.sh start|stop|status" >&2; exit 2 ;;
+  restart) restart "${2:-}" ;;
+  *) echo "usage: bench/cluster.sh start|stop|status|restart a|b" >&2; exit 2 ;;
 esac

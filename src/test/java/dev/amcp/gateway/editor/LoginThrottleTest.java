@@ -1,12 +1,16 @@
 package dev.amcp.gateway.editor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.amcp.gateway.editor.control.FailureCounts;
 import dev.amcp.gateway.editor.control.LoginThrottle;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Failed sign-ins per account and per address: when the lock starts, how it grows, what clears it. */
@@ -36,8 +40,45 @@ class LoginThrottleTest {
         }
     }
 
+    /** The store's contract as {@code LoginFailures} keeps it in SQL, in a map (the ITs run the SQL). */
+    static final class CountsInMemory implements FailureCounts {
+        record Row(int failures, Instant lastFailure, Instant lockedUntil) {}
+
+        final Map<String, Row> rows = new HashMap<>();
+
+        @Override
+        public int add(String key, Instant now, Instant forgetBefore) {
+            Row row = rows.get(key);
+            boolean forget = row != null && row.lastFailure().isBefore(forgetBefore)
+                    && (row.lockedUntil() == null || !row.lockedUntil().isAfter(now));
+            int failures = row == null || forget ? 1 : row.failures() + 1;
+            rows.put(key, new Row(failures, now, row == null ? null : row.lockedUntil()));
+            return failures;
+        }
+
+        @Override
+        public void lock(String key, Instant until) {
+            Row row = rows.get(key);
+            if (row.lockedUntil() == null || row.lockedUntil().isBefore(until)) {
+                rows.put(key, new Row(row.failures(), row.lastFailure(), until));
+            }
+        }
+
+        @Override
+        public Instant lockedUntil(String key) {
+            Row row = rows.get(key);
+            return row == null ? null : row.lockedUntil();
+        }
+
+        @Override
+        public void clear(String key) {
+            rows.remove(key);
+        }
+    }
+
     final TestClock clock = new TestClock();
-    final LoginThrottle throttle = new LoginThrottle(clock, 3, 5, 30);
+    final CountsInMemory counts = new CountsInMemory();
+    final LoginThrottle throttle = new LoginThrottle(clock, counts, 3, 5, 30);
 
     @Test
     void anAccountIsLockedAfterItsLimitAndTheLockDoublesWithEachFurtherFailure() {
@@ -96,5 +137,14 @@ class LoginThrottleTest {
         assertEquals(0, throttle.failed("alice", "10.0.0.1"));
         assertEquals(0, throttle.failed("alice", "10.0.0.1"));
         assertEquals(30, throttle.failed("alice", "10.0.0.1"));
+    }
+
+    @Test
+    void theStoreNamesNoAccountOrAddress() {
+        throttle.failed("alice@example.com", "10.0.0.1");
+        assertEquals(2, counts.rows.size());
+        for (String key : counts.rows.keySet()) {
+            assertTrue(key.matches("(account|address):[0-9a-f]{64}"), key);
+        }
     }
 }

@@ -258,9 +258,14 @@ class McpStatelessIT {
         }
 
         static Listener open(String context, String endpoint, String key, int id) {
+            return openAt(McpHttp.base() + context + endpoint, key, id);
+        }
+
+        /** A stream on the MCP endpoint at {@code url} (any node's). */
+        static Listener openAt(String url, String key, int id) {
             String body = McpHttp.request(id, "subscriptions/listen", "{" + META + ",\"notifications\":{\"toolsListChanged\":true}}");
             CompletableFuture<HttpResponse<Stream<String>>> response = McpHttp.HTTP.sendAsync(
-                    HttpRequest.newBuilder(URI.create(McpHttp.base() + context + endpoint)).header("Content-Type", "application/json")
+                    HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
                             .header("Accept", "application/json, text/event-stream").header("Authorization", "Bearer " + key)
                             .header("MCP-Protocol-Version", V).header("Mcp-Method", "subscriptions/listen")
                             .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofLines());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.amcp.gateway.governance.TestLicenses;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.IOException;
@@ -52,6 +53,7 @@ import org.junit.jupiter.api.Timeout;
  * created anew first, so the first node migrates an empty schema and seeds the demo with this test's fixed key.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.OrderAnnotation.class)
 class MultiNodeIT {
 
     static final Path SCRIPT = Path.of("bench", "cluster.sh").toAbsolutePath();
@@ -78,6 +80,9 @@ class MultiNodeIT {
         env.put("DB_PASSWORD", dbPassword());
         env.put("CLUSTER_PORT", String.valueOf(PORT));
         env.put("AMCP_DEMO_API_KEY", DEMO_KEY);
+        // A listen stream looks again on its own only every minute, so a change it reports in time came from the other node.
+        env.put("AMCP_MCP_LISTEN_POLL_MS", "60000");
+        env.put("AMCP_LICENSE_EXTRA_TRUSTED_KEYS", TestLicenses.TEST_PUBLIC_KEY); // the approval test writes, an Enterprise feature
         Result start = cluster("start", env, Duration.ofMinutes(25));
         if (start.exit != 0) {
             fail("bench/cluster.sh start failed (exit " + start.exit + "):\n" + start.output);
@@ -149,8 +154,8 @@ class MultiNodeIT {
      */
     @Test
     void aKeyRevokedOnOneNodeIsRefusedOnTheOtherWithinASecond() throws Exception {
-        String nodeA = "http://127.0.0.1:" + (PORT + 1);
-        String nodeB = "http://127.0.0.1:" + (PORT + 2);
+        String nodeA = NODE_A;
+        String nodeB = NODE_B;
         String slug = "mn-" + UUID.randomUUID().toString().substring(0, 8);
         var created = McpHttp.parse(send(nodeA, "POST", "/api/workspaces", OPERATOR_KEY, "{\"slug\":\"" + slug + "\",\"name\":\"Multi node\","
                 + "\"admin\":{\"username\":\"" + slug + "-admin\",\"password\":\"a-long-password-1234\"}}", 201)).asJsonObject();
@@ -175,6 +180,258 @@ class MultiNodeIT {
     }
 
     static final String OPERATOR_KEY = "amcp_cluster-operator-key-0123456789abcdef";
+    static final String NODE_A = "http://127.0.0.1:" + (PORT + 1);
+    static final String NODE_B = "http://127.0.0.1:" + (PORT + 2);
+
+    /**
+     * The sign-in throttle counts across nodes: three wrong passwords on node a and two on node b lock the account
+     * (the limit is five), and the right password is then refused on node a too. Counted per node, neither would lock.
+     */
+    @Test
+    void loginFailuresCountAcrossNodes() throws Exception {
+        String slug = "mn-" + UUID.randomUUID().toString().substring(0, 8);
+        send(NODE_A, "POST", "/api/workspaces", OPERATOR_KEY, "{\"slug\":\"" + slug + "\",\"name\":\"Throttle\","
+                + "\"admin\":{\"username\":\"" + slug + "-admin\",\"password\":\"a-long-password-1234\"}}", 201);
+        String account = slug + "-admin";
+        for (String node : List.of(NODE_A, NODE_B, NODE_A, NODE_B)) {
+            assertEquals("/admin/login?error=true", signIn(node, account, "wrong-password").location, "an ordinary failure on " + node);
+        }
+        SignIn fifth = signIn(NODE_A, account, "wrong-password");
+        assertEquals("/admin/login?error=throttled", fifth.location, "the fifth failure, the third on node a, locks the account");
+        SignIn right = signIn(NODE_B, account, "a-long-password-1234");
+        assertEquals("/admin/login?error=throttled", right.location, "node b knows of the lock: even the right password waits");
+        assertTrue(right.retryAfter > 0, "node b says how long: " + right.retryAfter);
+    }
+
+    record SignIn(String location, long retryAfter) {}
+
+    /** A password sign-in on one node, in a browser of its own (its session and CSRF token are that node's). */
+    static SignIn signIn(String node, String username, String password) throws Exception {
+        var browser = SsoLoginIT.client();
+        HttpResponse<String> page = SsoLoginIT.send(browser, "GET", node + "/admin/login", null, null);
+        HttpResponse<String> posted = SsoLoginIT.send(browser, "POST", node + "/admin/login", null,
+                SsoLoginIT.form(Map.of("_csrf", SsoLoginIT.csrf(page.body()), "j_username", username, "j_password", password)));
+        assertEquals(302, posted.statusCode(), posted.body());
+        String location = posted.headers().firstValue("Location").orElse("").replaceFirst("^https?://[^/]+", "");
+        return new SignIn(location, posted.headers().firstValue("Retry-After").map(Long::parseLong).orElse(0L));
+    }
+
+    /**
+     * A tool saved on node a reaches a 2026-07-28 {@code subscriptions/listen} stream held by node b at once: the stream
+     * looks again on its own only every minute here, so only node a's change event can tell it in time.
+     */
+    @Test
+    void aToolSavedOnOneNodeReachesAListenStreamOnTheOther() throws Exception {
+        String tool = "mn_listen_" + UUID.randomUUID().toString().substring(0, 8);
+        try (McpStatelessIT.Listener listener = McpStatelessIT.Listener.openAt(NODE_B + "/mcp/demo", DEMO_KEY, 9)) {
+            assertEquals("notifications/subscriptions/acknowledged", listener.next().getString("method"));
+            send(NODE_A, "POST", "/api/tools", DEMO_KEY, "{\"server\":\"demo\",\"name\":\"" + tool
+                    + "\",\"endpointMapping\":{\"method\":\"GET\",\"url\":\"${AMCP_UPSTREAM_DEMO}/customers/1\"}}", 201);
+            long saved = System.nanoTime();
+            var changed = listener.poll(10_000);
+            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - saved);
+            assertTrue(changed != null, "node b's listen stream tells of the tool saved on node a");
+            assertEquals("notifications/tools/list_changed", changed.getString("method"), changed.toString());
+            assertEquals(9, changed.getJsonObject("params").getJsonObject("_meta").getInt("io.modelcontextprotocol/subscriptionId"));
+            System.out.printf("[multinode-it] a tool saved on node a reached a listen stream on node b after %d ms%n", millis);
+            assertTrue(millis <= 2000, "within 2 s, not at the stream's own look a minute later: " + millis + " ms");
+        }
+    }
+
+    /** A 2025-11-25 session that node a started goes on at node b: the session id is a signed token, not node state. */
+    @Test
+    void aSessionStartedOnOneNodeContinuesOnTheOther() throws Exception {
+        HttpResponse<String> init = mcp(NODE_A, null, McpHttp.initialize(McpHttp.LATEST));
+        assertEquals(200, init.statusCode(), init.body());
+        String session = init.headers().firstValue("Mcp-Session-Id").orElseThrow();
+        assertEquals(202, mcp(NODE_B, session, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}").statusCode());
+        HttpResponse<String> call = mcp(NODE_B, session, McpHttp.request(2, "tools/call",
+                "{\"name\":\"customer_get\",\"arguments\":{\"customerId\":3}}"));
+        assertEquals(200, call.statusCode(), call.body());
+        assertTrue(call.body().contains("\"isError\":false") && call.body().contains("\"id\":3"), call.body());
+        HttpResponse<String> forged = mcp(NODE_B, session + "x", McpHttp.request(3, "tools/list", "{}"));
+        assertEquals(404, forged.statusCode(), "a session id node a did not sign is unknown on node b too: " + forged.body());
+    }
+
+    /**
+     * A {@code notifications/cancelled} that reaches node b stops the code run node a is executing, long before the run's
+     * 10 s timeout: node b records it, node a's run hears of it.
+     */
+    @Test
+    void aCancellationSentToTheOtherNodeStopsTheRun() throws Exception {
+        HttpResponse<String> init = mcp(NODE_A, null, McpHttp.initialize(McpHttp.LATEST));
+        String session = init.headers().firstValue("Mcp-Session-Id").orElseThrow();
+        long start = System.nanoTime();
+        var running = McpHttp.HTTP.sendAsync(mcpRequest(NODE_A, session, McpHttp.request(42, "tools/call",
+                "{\"name\":\"code_execute\",\"arguments\":{\"code\":\"while (true) {}\"}}")), HttpResponse.BodyHandlers.ofString());
+        Thread.sleep(1000); // the run is busy on node a
+        HttpResponse<String> cancel = mcp(NODE_B, session,
+                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":42,\"reason\":\"stop\"}}");
+        assertEquals(202, cancel.statusCode(), cancel.body());
+        HttpResponse<String> answer = running.get(30, TimeUnit.SECONDS);
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertEquals(200, answer.statusCode(), answer.body());
+        assertTrue(answer.body().contains("\"isError\":true"), answer.body());
+        var runs = McpHttp.parse(send(NODE_B, "GET", "/api/code-runs?limit=1", DEMO_KEY, null, 200)).asJsonObject().getJsonArray("runs");
+        assertEquals("CANCELLED", runs.getJsonObject(0).getString("status"), runs.toString());
+        System.out.printf("[multinode-it] a run on node a, cancelled through node b, ended after %d ms%n", millis);
+        assertTrue(millis < 5000, "stopped by the cancellation through node b, not by the 10 s timeout: " + millis + " ms");
+    }
+
+    static final String ORDER_CODE = """
+            const c = await amcp.run('customer_get', {customerId: input.customerId});
+            const o = await amcp.run('order_create', {customerId: c.id, sku: 'SKU-001', quantity: 1, note: input.note});
+            return {customer: c.id, order: o.id};
+            """;
+
+    /**
+     * A write paused through node a is approved on node b, which resumes the run; the caller collects the result through
+     * node a, and exactly one order was written (each node has its own demo shop, so both are counted).
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void anApprovalDecidedOnTheOtherNodeResumesTheRun() throws Exception {
+        send(NODE_A, "PUT", "/api/license", OPERATOR_KEY, TestLicenses.sign("enterprise", 100, 10_000), 200);
+        String tool = "mn_order_" + UUID.randomUUID().toString().substring(0, 8);
+        String schema = "{\"type\":\"object\",\"properties\":{\"customerId\":{\"type\":\"integer\"},\"note\":{\"type\":\"string\"}},"
+                + "\"required\":[\"customerId\",\"note\"]}";
+        send(NODE_A, "POST", "/api/code-tools", DEMO_KEY, jakarta.json.Json.createObjectBuilder().add("server", "demo").add("name", tool)
+                .add("description", "Orders one SKU-001 for a customer").add("inputSchema", McpHttp.parse(schema))
+                .add("code", ORDER_CODE).add("uses", jakarta.json.Json.createArrayBuilder().add("customer_get").add("order_create"))
+                .add("runAs", "invoker").add("allowWrites", true).add("approval", "always").build().toString(), 201);
+        int customer = 4;
+        int before = orders(customer);
+        Map<String, Object> args = Map.of("customerId", customer, "note", "approved on node b");
+
+        McpSchema.CallToolResult paused = callOn(NODE_A, tool, args, null);
+        assertTrue(paused.meta() != null && paused.meta().get("amcp/approval") instanceof Map, paused.toString());
+        String id = (String) ((Map<String, Object>) paused.meta().get("amcp/approval")).get("id");
+        assertEquals(before, orders(customer), "nothing is written before the approval");
+
+        var approved = McpHttp.parse(send(NODE_B, "POST", "/api/approvals/" + id + "/approve", DEMO_KEY, "", 200)).asJsonObject();
+        assertEquals("APPROVED", approved.getString("status"), approved.toString());
+        McpSchema.CallToolResult collected = callOn(NODE_A, tool, args, id);
+        assertFalse(Boolean.TRUE.equals(collected.isError()), collected.toString());
+        Map<String, Object> value = (Map<String, Object>) collected.structuredContent();
+        assertEquals(customer, ((Number) value.get("customer")).intValue(), collected.toString());
+        assertTrue(value.get("order") != null, collected.toString());
+        assertEquals(before + 1, orders(customer), "one order, written once by the resumed run");
+    }
+
+    static final int CLIENTS = 8;
+
+    /**
+     * A rolling restart loses nothing: eight SDK clients call {@code tools/call} and {@code code_execute} through HAProxy
+     * without a pause while node a, then node b, is drained (readiness DOWN until HAProxy sends it nothing, then what is
+     * in flight runs to its end), stopped and started again. Every call succeeds; each node served calls after its restart.
+     * Runs last: it restarts both nodes.
+     */
+    @Test
+    @org.junit.jupiter.api.Order(Integer.MAX_VALUE)
+    void aRollingRestartLosesNoRequest() throws Exception {
+        var stop = new java.util.concurrent.atomic.AtomicBoolean();
+        var ok = new AtomicInteger();
+        List<String> failures = Collections.synchronizedList(new ArrayList<>());
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(CLIENTS);
+        List<java.util.concurrent.Future<?>> clients = new ArrayList<>();
+        for (int c = 0; c < CLIENTS; c++) {
+            int customer = c + 1;
+            clients.add(pool.submit(() -> callWithoutPause(customer, stop, ok, failures)));
+        }
+        try {
+            awaitCalls(ok, 40);
+            for (String node : List.of("a", "b")) {
+                int before = ok.get();
+                Result restart = cluster("restart " + node, Map.of(), Duration.ofMinutes(8));
+                System.out.println("[multinode-it] bench/cluster.sh restart " + node + " -> " + restart.exit + "\n" + restart.output);
+                assertEquals(0, restart.exit, "restart " + node + ":\n" + restart.output);
+                System.out.printf("[multinode-it] while node %s restarted: %d calls succeeded, %d failed%n", node, ok.get() - before, failures.size());
+                awaitCalls(ok, 40);
+            }
+        } finally {
+            stop.set(true);
+            pool.shutdown();
+            assertTrue(pool.awaitTermination(2, TimeUnit.MINUTES), "the clients stop");
+        }
+        for (var client : clients) {
+            client.get();
+        }
+        System.out.printf("[multinode-it] rolling restart of both nodes under %d clients: %d calls succeeded, %d failed%n",
+                CLIENTS, ok.get(), failures.size());
+        assertEquals(List.of(), failures, "no call fails while the nodes restart one after the other");
+        for (String node : List.of(NODE_A, NODE_B)) {
+            var state = McpHttp.parse(send(node, "GET", "/api/node/drain", OPERATOR_KEY, null, 200)).asJsonObject();
+            assertFalse(state.getBoolean("draining"), "the restarted node starts ready: " + state);
+        }
+    }
+
+    /** Waits until {@code more} further calls have succeeded (the clients are running and a node serves them). */
+    static void awaitCalls(AtomicInteger ok, int more) throws InterruptedException {
+        int target = ok.get() + more;
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        while (ok.get() < target && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertTrue(ok.get() >= target, "the clients make calls: " + ok.get() + " of " + target);
+    }
+
+    /** One client: a tool call, then a code run calling it, again and again until told to stop; a new client after a failure. */
+    static void callWithoutPause(int customer, java.util.concurrent.atomic.AtomicBoolean stop, AtomicInteger ok, List<String> failures) {
+        String code = "const c = await amcp.run('customer_get', {customerId: " + customer + "}); return {id: c.id};";
+        while (!stop.get()) {
+            try (McpSyncClient client = McpHttp.sdkClientAt(BALANCER, "/mcp/demo", r -> r.setHeader("Authorization", "Bearer " + DEMO_KEY))) {
+                client.initialize();
+                while (!stop.get()) {
+                    record(client.callTool(new McpSchema.CallToolRequest("customer_get", Map.of("customerId", customer))), "customer_get", ok, failures);
+                    record(client.callTool(new McpSchema.CallToolRequest("code_execute", Map.of("code", code))), "code_execute", ok, failures);
+                }
+            } catch (RuntimeException e) {
+                failures.add("client " + customer + ": " + e);
+            }
+        }
+    }
+
+    static void record(McpSchema.CallToolResult result, String tool, AtomicInteger ok, List<String> failures) {
+        if (Boolean.TRUE.equals(result.isError())) {
+            failures.add(tool + ": " + result.content());
+        } else {
+            ok.incrementAndGet();
+        }
+    }
+
+    /** A 2025-11-25 SDK client on one node, calling one tool (with an approval id to collect, or none). */
+    static McpSchema.CallToolResult callOn(String node, String tool, Map<String, Object> args, String approvalId) {
+        try (McpSyncClient client = McpHttp.sdkClientAt(node, "/mcp/demo", request -> request.setHeader("Authorization", "Bearer " + DEMO_KEY))) {
+            client.initialize();
+            return client.callTool(approvalId == null ? new McpSchema.CallToolRequest(tool, args)
+                    : new McpSchema.CallToolRequest(tool, args, Map.of("amcp/approvalId", approvalId)));
+        }
+    }
+
+    /** A customer's orders in both nodes' demo shops (each node's demo tools call its own). */
+    static int orders(int customer) throws Exception {
+        int count = 0;
+        for (String node : List.of(NODE_A, NODE_B)) {
+            count += McpHttp.parse(send(node, "GET", "/demo-api/orders?customerId=" + customer + "&limit=500", DEMO_KEY, null, 200))
+                    .asJsonObject().getInt("count");
+        }
+        return count;
+    }
+
+    static HttpRequest mcpRequest(String node, String session, String body) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(node + "/mcp/demo")).timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .header("Authorization", "Bearer " + DEMO_KEY).header("MCP-Protocol-Version", McpHttp.LATEST)
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (session != null) {
+            b.header("Mcp-Session-Id", session);
+        }
+        return b.build();
+    }
+
+    static HttpResponse<String> mcp(String node, String session, String body) throws Exception {
+        return McpHttp.HTTP.send(mcpRequest(node, session, body), HttpResponse.BodyHandlers.ofString());
+    }
 
     static HttpResponse<String> request(String base, String method, String path, String key, String body) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30))
@@ -289,8 +546,10 @@ class MultiNodeIT {
     /** Runs {@code bench/cluster.sh <command>}; its output goes to a file (never a pipe a background child could hold). */
     static Result cluster(String command, Map<String, String> env, Duration timeout) throws Exception {
         Files.createDirectories(CLUSTER.getParent());
-        Path output = CLUSTER.getParent().resolve("multinode-it-cluster-" + command + ".log");
-        ProcessBuilder builder = new ProcessBuilder(SCRIPT.toString(), command).redirectErrorStream(true)
+        Path output = CLUSTER.getParent().resolve("multinode-it-cluster-" + command.replace(' ', '-') + ".log");
+        List<String> line = new ArrayList<>(List.of(SCRIPT.toString()));
+        line.addAll(List.of(command.split(" ")));
+        ProcessBuilder builder = new ProcessBuilder(line).redirectErrorStream(true)
                 .redirectOutput(output.toFile());
         builder.environment().putAll(env);
         Process process = builder.start();

@@ -188,6 +188,8 @@ class MigrationsTest {
             exec(c, "insert into code_approvals (id, workspace_id, run_id, tool_id, tool_name, call_scope, input, planned_tool, planned_args, "
                     + "summary, status, created_at, expires_at) values ('a1', " + ws + ", 'r', 1, 't', '{}', '{}', 't', '{}', 's', 'EXPIRED', "
                     + "timestamp '2020-01-01 00:00:00', timestamp '2020-01-02 00:00:00')");
+            exec(c, "insert into login_failures (failure_key, failures, last_failure) values ('account:old', 3, timestamp '2020-01-01 00:00:00')");
+            exec(c, "insert into login_failures (failure_key, failures, last_failure) values ('account:new', 1, timestamp '2022-01-01 00:00:00')");
             Map<String, Integer> firstBatch = new java.util.LinkedHashMap<>();
             for (var statement : dev.amcp.gateway.audit.control.Retention.statements(2).entrySet()) {
                 try (var st = c.prepareStatement(statement.getValue().replace("?1", "?"))) {
@@ -195,7 +197,7 @@ class MigrationsTest {
                     firstBatch.put(statement.getKey(), st.executeUpdate());
                 }
             }
-            assertEquals(Map.of("recordings", 2, "codeRuns", 2, "approvals", 1, "audit", 1, "clusterEvents", 0), firstBatch,
+            assertEquals(Map.of("recordings", 2, "codeRuns", 2, "approvals", 1, "audit", 1, "clusterEvents", 0, "loginFailures", 1), firstBatch,
                     "a batch of 2; the paused run stays");
             assertEquals(1, id(c, "select count(*) from code_runs where workspace_id = " + ws));
             assertEquals(1, id(c, "select count(*) from code_run_recordings"));

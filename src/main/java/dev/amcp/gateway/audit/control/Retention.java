@@ -45,6 +45,8 @@ public class Retention {
     static final Duration LEASE = Duration.ofHours(1);
     /** Nodes read the cluster's changes within a second; a day of them is kept for looking into a cluster's behaviour. */
     static final int CLUSTER_EVENT_DAYS = 1;
+    /** The sign-in throttle forgets a count 15 minutes after its last failure; the row goes a day later. */
+    static final int LOGIN_FAILURE_DAYS = 1;
     private static final Logger LOG = Logger.getLogger(Retention.class.getName());
 
     /** Days each kind of row is kept (0: for good) and the rows one batch deletes. */
@@ -110,31 +112,14 @@ public class Retention {
     /** Purges now, unless another node is purging (empty then). */
     @RequiresOperator
     public Optional<JsonObject> runNow(Caller caller) {
-        return purgeUnderLease();
+        return work.runUnderLease(WORK, LEASE, () -> purge(policy(), Instant.now()));
     }
 
     private void runIfDue(Duration every) {
         try {
-            Instant last = work.state(WORK).map(ScheduledWork.State::lastFinishedAt).orElse(null);
-            if (last == null || last.plus(every).isBefore(Instant.now())) {
-                purgeUnderLease();
-            }
+            work.runIfDue(WORK, every, LEASE, () -> purge(policy(), Instant.now()));
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "The retention purge failed; it is tried again later: " + e.getMessage(), e);
-        }
-    }
-
-    private Optional<JsonObject> purgeUnderLease() {
-        if (!work.tryLease(WORK, LEASE)) {
-            return Optional.empty();
-        }
-        try {
-            JsonObject result = purge(policy(), Instant.now());
-            work.finish(WORK, result);
-            return Optional.of(result);
-        } catch (RuntimeException e) {
-            work.release(WORK);
-            throw e;
         }
     }
 
@@ -154,6 +139,8 @@ public class Retention {
                 + batch + " rows only)");
         statements.put("clusterEvents", "delete from cluster_events where id in (select id from cluster_events where at < ?1 order by id "
                 + "fetch first " + batch + " rows only)");
+        statements.put("loginFailures", "delete from login_failures where failure_key in (select failure_key from login_failures "
+                + "where last_failure < ?1 fetch first " + batch + " rows only)");
         return statements;
     }
 
@@ -164,7 +151,8 @@ public class Retention {
         int recordingDays = policy.codeRunsDays() == 0 ? policy.recordingsDays()
                 : policy.recordingsDays() == 0 ? policy.codeRunsDays() : Math.min(policy.recordingsDays(), policy.codeRunsDays());
         Map<String, Integer> days = Map.of("recordings", recordingDays, "codeRuns", policy.codeRunsDays(),
-                "approvals", policy.approvalsDays(), "audit", policy.auditDays(), "clusterEvents", CLUSTER_EVENT_DAYS);
+                "approvals", policy.approvalsDays(), "audit", policy.auditDays(), "clusterEvents", CLUSTER_EVENT_DAYS,
+                "loginFailures", LOGIN_FAILURE_DAYS);
         var result = JsonSupport.JSON.createObjectBuilder();
         statements(policy.batch()).forEach((kind, statement) -> result.add(kind, purge(kind, days.get(kind), now, statement, policy.batch())));
         return result.add("millis", (System.nanoTime() - started) / 1_000_000).build();

@@ -4,6 +4,7 @@ import dev.amcp.gateway.governance.entity.AccessChanges;
 import dev.amcp.gateway.mcp.control.McpProtocol.Exchange;
 import dev.amcp.gateway.mcp.entity.JsonRpcMessage;
 import dev.amcp.gateway.mcp.entity.McpWire;
+import dev.amcp.gateway.platform.control.Drain;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.platform.control.Settings;
 import jakarta.annotation.PreDestroy;
@@ -31,8 +32,8 @@ import java.util.logging.Logger;
  * ({@link AccessChanges}) and every {@value #POLL_SETTING} ms (default {@value #DEFAULT_POLL_MS}) otherwise, so a change
  * made on another node of a cluster reaches listeners here without any node keeping subscription state. Every
  * notification carries the subscription id, which is the listen request's JSON-RPC id. A stream ends after
- * {@value #MAX_SETTING} seconds (default {@value #DEFAULT_MAX_SECONDS}) or when the server stops, with the
- * {@code SubscriptionsListenResult}; the client then listens again. Each open stream holds a request thread, so a
+ * {@value #MAX_SETTING} seconds (default {@value #DEFAULT_MAX_SECONDS}) or when the server stops or drains
+ * ({@link Drain}), with the {@code SubscriptionsListenResult}; the client then listens again. Each open stream holds a request thread, so a
  * node serves at most {@value #MAX_STREAMS_SETTING} of them at once (default {@value #DEFAULT_MAX_STREAMS}).
  */
 @ApplicationScoped
@@ -54,6 +55,9 @@ public class ToolListSubscriptions {
 
     @Inject
     Settings settings;
+
+    @Inject
+    Drain drain;
 
     private volatile boolean stopping;
     private final AtomicInteger open = new AtomicInteger();
@@ -97,7 +101,7 @@ public class ToolListSubscriptions {
             long poll = TimeUnit.MILLISECONDS.toNanos(Math.max(TICK_MS, settings.getLong(POLL_SETTING, DEFAULT_POLL_MS)));
             long heartbeat = TimeUnit.MILLISECONDS.toNanos(Math.max(TICK_MS, settings.getLong(ClientWatches.HEARTBEAT_SETTING,
                     ClientWatches.DEFAULT_HEARTBEAT_MS)));
-            while (!stopping && System.nanoTime() < deadline) {
+            while (!stopping && !drain.draining() && System.nanoTime() < deadline) {
                 Thread.sleep(TICK_MS);
                 long now = System.nanoTime();
                 if (tools && (generation != AccessChanges.generation() || now - lastCheck >= poll)) {

@@ -1,5 +1,6 @@
 package dev.amcp.gateway.platform.boundary;
 
+import dev.amcp.gateway.platform.control.Drain;
 import dev.amcp.gateway.platform.control.Migrations;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -11,7 +12,10 @@ import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Liveness;
 import org.eclipse.microprofile.health.Readiness;
 
-/** MicroProfile Health: liveness is the JVM serving requests; readiness needs the database and its migrations. */
+/**
+ * MicroProfile Health: liveness is the JVM serving requests; readiness needs the database and its migrations, and a
+ * node that is not draining.
+ */
 @ApplicationScoped
 public class HealthChecks {
 
@@ -27,6 +31,20 @@ public class HealthChecks {
         @Override
         public HealthCheckResponse call() {
             return HealthCheckResponse.up("gateway");
+        }
+    }
+
+    /** DOWN once the node drains before it stops ({@link Drain}), so a load balancer sends it nothing new. */
+    @Readiness
+    @ApplicationScoped
+    public static class Serving implements HealthCheck {
+        @Inject
+        Drain drain;
+
+        @Override
+        public HealthCheckResponse call() {
+            var response = HealthCheckResponse.named("serving").withData("inFlight", drain.inFlight());
+            return drain.draining() ? response.withData("drainingSince", drain.since().toString()).down().build() : response.up().build();
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.amcp.gateway.platform.boundary;
 
+import dev.amcp.gateway.platform.control.Drain;
 import dev.amcp.gateway.platform.control.LogContext;
 import dev.amcp.gateway.platform.control.Settings;
 import dev.amcp.gateway.platform.control.Tracing;
@@ -35,6 +36,7 @@ import java.util.regex.Pattern;
  *       local; Liberty's {@code httpAccessLogging} is the cheaper way to keep every request (docs/install.md).</li>
  * </ul>
  *
+ * Every request counts as in flight while it runs ({@link Drain}), so a draining node knows when it may stop.
  * The query string is never logged: it may carry secrets. {@code /health}, {@code /metrics} and {@code /openapi}
  * are served by Liberty itself, outside this WAR, so they pass no filter of ours and carry no id.
  */
@@ -47,6 +49,9 @@ public class RequestIdFilter extends HttpFilter {
 
     @Inject
     Settings settings;
+
+    @Inject
+    Drain drain;
 
     /** Which requests have their summary line at INFO; the others have it at FINE. */
     public enum SummaryPolicy {
@@ -113,7 +118,8 @@ public class RequestIdFilter extends HttpFilter {
         response.setHeader(HEADER, id);
         request.setAttribute(HEADER, id);
         long start = System.nanoTime();
-        try (var scope = LogContext.put(LogContext.REQUEST_ID, id);
+        try (var counted = drain.request();
+             var scope = LogContext.put(LogContext.REQUEST_ID, id);
              var trace = Tracing.incoming(request.getHeader(Tracing.TRACEPARENT), request.getHeader(Tracing.TRACESTATE))) {
             try {
                 chain.doFilter(request, response);

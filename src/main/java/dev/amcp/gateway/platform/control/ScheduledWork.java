@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Work that one node of a cluster does at a time, through a lease in {@code scheduled_work}: a node takes it by
@@ -28,6 +29,34 @@ public class ScheduledWork {
 
     /** Where a piece of work stands: who holds it until when, and how it last ended (all may be null). */
     public record State(String leasedBy, Instant leasedUntil, Instant lastStartedAt, Instant lastFinishedAt, String lastResult) {}
+
+    /**
+     * Runs {@code work} under the lease of {@code name} when it last finished {@code every} ago or more (or never) and
+     * no other node holds it, and keeps its result; answers the result, or empty when it was not due or not this node's
+     * turn. A failure gives the lease back and is thrown.
+     */
+    public Optional<JsonObject> runIfDue(String name, Duration every, Duration lease, Supplier<JsonObject> work) {
+        Instant last = state(name).map(State::lastFinishedAt).orElse(null);
+        if (last != null && last.plus(every).isAfter(Instant.now())) {
+            return Optional.empty();
+        }
+        return runUnderLease(name, lease, work);
+    }
+
+    /** Runs {@code work} under the lease of {@code name} unless another node holds it (empty then); as {@link #runIfDue}. */
+    public Optional<JsonObject> runUnderLease(String name, Duration lease, Supplier<JsonObject> work) {
+        if (!tryLease(name, lease)) {
+            return Optional.empty();
+        }
+        try {
+            JsonObject result = work.get();
+            finish(name, result);
+            return Optional.of(result);
+        } catch (RuntimeException e) {
+            release(name);
+            throw e;
+        }
+    }
 
     /** Takes the lease of {@code name} for {@code length} unless another node holds it; answers whether it did. */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
@@ -66,16 +95,23 @@ public class ScheduledWork {
         return Optional.of(new State((String) row[0], instant(row[1]), instant(row[2]), instant(row[3]), row[4] == null ? null : row[4].toString()));
     }
 
-    private static Instant instant(Object value) {
+    /**
+     * A {@code timestamp} column as a native query answers it (a {@link Timestamp}, or a {@code LocalDateTime} on some
+     * drivers), read back in the zone {@link Timestamp#from} wrote it in; {@code null} stays {@code null}.
+     */
+    public static Instant instant(Object value) {
+        if (value == null) {
+            return null;
+        }
         if (value instanceof Timestamp t) {
             return t.toInstant();
         }
         if (value instanceof java.time.LocalDateTime l) {
-            return l.toInstant(java.time.ZoneOffset.UTC);
+            return Timestamp.valueOf(l).toInstant();
         }
         if (value instanceof java.time.OffsetDateTime o) {
             return o.toInstant();
         }
-        return null;
+        throw new IllegalStateException("Unexpected timestamp type " + value.getClass().getName());
     }
 }
