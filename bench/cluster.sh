@@ -19,7 +19,8 @@
 #   DB_URL, DB_USER, DB_PASSWORD   the shared database; default jdbc:postgresql://127.0.0.1:5432/cluster, postgres,
 #                                  postgres. It must exist; it is used as it is (MultiNodeIT hands over a fresh one)
 #   CLUSTER_PORT                   HAProxy's port (default 9300); the nodes' HTTP ports are CLUSTER_PORT+1 and +2,
-#                                  their HTTPS ports +11 and +12, HAProxy's statistics page +90 (/stats, ;csv for CSV)
+#                                  their HTTPS ports +11 and +12, HAProxy's statistics page +90 (/stats, ;csv for CSV),
+#                                  and +3 the same HAProxy path to node a alone (bench/cluster-bench.sh's 1-node half)
 #   AMCP_MASTER_KEY, AMCP_SESSION_SECRET, CODE_RUNNER_TOKEN
 #                                  the same on both nodes; generated once into target/cluster/secrets.env when unset
 #   AMCP_BOOTSTRAP_OPERATOR, AMCP_BOOTSTRAP_OPERATOR_PASSWORD, AMCP_BOOTSTRAP_OPERATOR_API_KEY,
@@ -38,6 +39,7 @@ root="$PWD"
 CLUSTER_DIR="$root/target/cluster"
 CLUSTER_PORT="${CLUSTER_PORT:-9300}"
 STATS_PORT=$((CLUSTER_PORT + 90))
+ONE_NODE_PORT=$((CLUSTER_PORT + 3))
 START_TIMEOUT="${CLUSTER_START_TIMEOUT:-300}"
 NODE_XMX="${CLUSTER_NODE_XMX:-768m}"
 NODES=(a b)
@@ -259,6 +261,16 @@ backend gateways
     default-server inter 2s fall 2 rise 1
     server node-a 127.0.0.1:$(http_port a) check
     server node-b 127.0.0.1:$(http_port b) check
+# The same path to node a alone, for the 1-node half of bench/cluster-bench.sh (measured beside the 2 nodes above).
+frontend amcp-one-node
+    bind 127.0.0.1:$ONE_NODE_PORT
+    default_backend node-a-alone
+backend node-a-alone
+    option httpchk GET /health/ready
+    http-check expect status 200
+    http-check expect string "database"
+    default-server inter 2s fall 2 rise 1
+    server node-a 127.0.0.1:$(http_port a) check
 listen stats
     bind 127.0.0.1:$STATS_PORT
     stats enable
@@ -298,7 +310,7 @@ start() {
     [ -e "$f" ] && alive "$f" && die "the cluster is already running ($f); run bench/cluster.sh stop first"
   done
   rm -f "$PIDS"/*.pid
-  for port in "$CLUSTER_PORT" "$(http_port a)" "$(http_port b)" "$(https_port a)" "$(https_port b)" "$STATS_PORT"; do
+  for port in "$CLUSTER_PORT" "$ONE_NODE_PORT" "$(http_port a)" "$(http_port b)" "$(https_port a)" "$(https_port b)" "$STATS_PORT"; do
     port_open "$port" && die "port $port is already in use; set CLUSTER_PORT to move the whole topology"
   done
   find_wlp
