@@ -29,7 +29,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * path ({@code --two}: HAProxy round-robin over both), so both see the same machine; the table gives the median of the
  * rounds, the ratio, and the cores each part used (from {@code /proc}), which says where 2 cores bound it.
  *
- * <p>{@code --one URL --two URL --key KEY [--clients 8] [--seconds 20] [--rounds 3] [--warmup-seconds 20]
+ * <p>{@code --one URL --two URL --key KEY [--clients 8] [--seconds 20] [--rounds 3] [--warmup-seconds 60]
  * [--pids name=pid,...]}: each named process is one part; one that leads its process group counts with the group (a
  * runner with its sandboxes).
  */
@@ -59,7 +59,7 @@ public class ClusterBench {
         }
         if (!opts.containsKey("one") || !opts.containsKey("two") || !opts.containsKey("key")) {
             System.err.println("usage: ClusterBench --one URL --two URL --key API_KEY [--clients 8] [--seconds 20] [--rounds 3] "
-                    + "[--warmup-seconds 20] [--pids name=pid,...]");
+                    + "[--warmup-seconds 60] [--pids name=pid,...]");
             System.exit(2);
         }
         new ClusterBench(opts).run();
@@ -80,7 +80,7 @@ public class ClusterBench {
                 Instant.now(), Runtime.getRuntime().availableProcessors(), clients, seconds, rounds);
         for (var path : paths.entrySet()) { // warm both paths' JVMs, runners and connections first
             for (String kind : List.of("tools/call", "code_execute")) {
-                phase(path.getKey(), path.getValue(), kind, clients, opt("warmup-seconds", 20) / 2);
+                phase(path.getKey(), path.getValue(), kind, clients, opt("warmup-seconds", 60) / 2);
             }
         }
         List<Phase> measured = new ArrayList<>();
@@ -147,6 +147,9 @@ public class ClusterBench {
         sdk.forEach(McpSyncClient::close);
         Map<String, Double> cores = new LinkedHashMap<>();
         cpuAfter.forEach((part, secondsUsed) -> cores.put(part, (secondsUsed - cpuBefore.getOrDefault(part, 0.0)) / elapsed));
+        // The rest of the machine: mostly the sandboxes, which run in process groups of their own (R13), and the kernel.
+        double parts = cores.entrySet().stream().filter(e -> !e.getKey().equals("machine")).mapToDouble(Map.Entry::getValue).sum();
+        cores.put("rest (sandboxes)", Math.max(0, cores.get("machine") - parts));
         failures.stream().limit(3).forEach(f -> System.err.println("failure (" + label + "): " + f));
         long[] sorted = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
         return new Phase(label, kind, sorted.length / elapsed, percentile(sorted, 50), percentile(sorted, 95), failures.size(), cores);

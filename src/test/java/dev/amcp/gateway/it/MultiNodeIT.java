@@ -68,11 +68,14 @@ class MultiNodeIT {
     static final Pattern SUMMARY = Pattern.compile("request (\\S+) (\\S+) (\\S+) -> (\\S+) in");
 
     boolean started;
+    /** The topology's database (JDBC URL), for reading its rows. */
+    String databaseUrl;
 
     @BeforeAll
     @Timeout(value = 30, unit = TimeUnit.MINUTES)
     void startTopology() throws Exception {
         String dbUrl = freshDatabase();
+        databaseUrl = dbUrl;
         started = true; // from here on, always stop: a start that fails half-way stops itself, a later one may not
         Map<String, String> env = new HashMap<>();
         env.put("DB_URL", dbUrl);
@@ -83,6 +86,7 @@ class MultiNodeIT {
         // A listen stream looks again on its own only every minute, so a change it reports in time came from the other node.
         env.put("AMCP_MCP_LISTEN_POLL_MS", "60000");
         env.put("AMCP_LICENSE_EXTRA_TRUSTED_KEYS", TestLicenses.TEST_PUBLIC_KEY); // the approval test writes, an Enterprise feature
+        env.put("AMCP_UPSTREAM_REFRESH_MINUTES", "1"); // scheduled work, to see that one node at a time does it
         Result start = cluster("start", env, Duration.ofMinutes(25));
         if (start.exit != 0) {
             fail("bench/cluster.sh start failed (exit " + start.exit + "):\n" + start.output);
@@ -203,6 +207,61 @@ class MultiNodeIT {
         assertTrue(right.retryAfter > 0, "node b says how long: " + right.retryAfter);
     }
 
+    /**
+     * The editor needs no affinity: through round-robin HAProxy a person signs in, opens pages and creates an API key,
+     * whose one-time display (kept in the session between the form's post and the page it redirects to) reaches them
+     * on whichever node serves that page; both nodes served editor pages of this browser, and the session rows hold
+     * neither the key nor the user name in clear. With sessions in each node's memory the sign-in itself fails.
+     */
+    @Test
+    void theEditorWorksThroughTheBalancerWithoutAffinity() throws Exception {
+        String slug = "mn-" + UUID.randomUUID().toString().substring(0, 8);
+        send(NODE_A, "POST", "/api/workspaces", OPERATOR_KEY, "{\"slug\":\"" + slug + "\",\"name\":\"Editor\","
+                + "\"admin\":{\"username\":\"" + slug + "-admin\",\"password\":\"a-long-password-1234\"}}", 201);
+        String run = "editor-" + UUID.randomUUID().toString().substring(0, 8);
+        AtomicInteger sent = new AtomicInteger();
+        var browser = SsoLoginIT.client();
+        HttpResponse<String> login = editor(browser, run, sent, "GET", "/admin/login", null);
+        HttpResponse<String> signedIn = editor(browser, run, sent, "POST", "/admin/login", SsoLoginIT.form(Map.of(
+                "_csrf", SsoLoginIT.csrf(login.body()), "j_username", slug + "-admin", "j_password", "a-long-password-1234")));
+        assertEquals(302, signedIn.statusCode());
+        String target = signedIn.headers().firstValue("Location").orElse("");
+        assertFalse(target.contains("/admin/login"), "signed in through the balancer: " + target);
+        for (int i = 0; i < 3; i++) {
+            assertEquals(200, editor(browser, run, sent, "GET", "/admin/keys", null).statusCode(), "page " + i);
+        }
+        HttpResponse<String> keys = editor(browser, run, sent, "GET", "/admin/keys", null);
+        HttpResponse<String> created = editor(browser, run, sent, "POST", "/admin/keys",
+                SsoLoginIT.form(Map.of("_csrf", SsoLoginIT.csrf(keys.body()), "name", "made through the balancer", "role", "")));
+        assertEquals(302, created.statusCode(), created.body());
+        HttpResponse<String> shown = editor(browser, run, sent, "GET", "/admin/keys", null);
+        Matcher key = Pattern.compile("id=\"new-key\"[^>]*>(amcp_[A-Za-z0-9_-]+)<").matcher(shown.body());
+        assertTrue(key.find(), "the new key is shown once, on the page after the post: " + shown.body());
+        assertFalse(editor(browser, run, sent, "GET", "/admin/keys", null).body().contains(key.group(1)), "and only once");
+        assertEquals(200, request(BALANCER, "GET", "/api/tools", key.group(1), null).statusCode(), "the key works");
+
+        Map<String, List<String>> served = Map.of("a", servedBy("a", run, "/admin"), "b", servedBy("b", run, "/admin"));
+        System.out.printf("[multinode-it] %d editor requests through HAProxy: node a served %d, node b %d%n",
+                sent.get(), served.get("a").size(), served.get("b").size());
+        assertTrue(!served.get("a").isEmpty() && !served.get("b").isEmpty(), "both nodes served this browser's pages: " + served);
+        try (Connection c = DriverManager.getConnection(databaseUrl, dbUser(), dbPassword());
+             Statement st = c.createStatement(); var rows = st.executeQuery("select id_hash, data from editor_sessions")) {
+            int count = 0;
+            while (rows.next()) {
+                count++;
+                String row = rows.getString(1) + " " + rows.getString(2);
+                assertFalse(row.contains(key.group(1)) || row.contains(slug), "a session row in clear: " + row);
+            }
+            assertTrue(count > 0, "the sessions are rows");
+        }
+    }
+
+    /** One editor request through HAProxy with this browser's cookies, tagged with an id of this run. */
+    static HttpResponse<String> editor(java.net.http.HttpClient browser, String run, AtomicInteger sent, String method, String path,
+                                       String form) throws Exception {
+        return SsoLoginIT.send(browser, method, BALANCER + path, null, form, "X-Request-Id", run + "-" + sent.incrementAndGet());
+    }
+
     record SignIn(String location, long retryAfter) {}
 
     /** A password sign-in on one node, in a browser of its own (its session and CSRF token are that node's). */
@@ -316,6 +375,48 @@ class MultiNodeIT {
         assertEquals(customer, ((Number) value.get("customer")).intValue(), collected.toString());
         assertTrue(value.get("order") != null, collected.toString());
         assertEquals(before + 1, orders(customer), "one order, written once by the resumed run");
+    }
+
+    /** A node's log line for a scheduled upstream refresh it ran: its time. */
+    static final Pattern REFRESHED = Pattern.compile("^\\[(\\d+/\\d+/\\d+, \\d+:\\d+:\\d+:\\d+) [A-Z]+\\].*Scheduled refresh of upstream MCP servers done");
+
+    /**
+     * Scheduled work runs on one node at a time, once per period across the cluster: with a refresh every minute, the
+     * refreshes both nodes logged are at least a minute apart. Without the lease each node refreshes every minute on its
+     * own, and two of their refreshes fall less than a minute apart whatever the nodes' phase.
+     */
+    @Test
+    @org.junit.jupiter.api.Order(Integer.MAX_VALUE - 1)
+    void theScheduledRefreshRunsOnOneNodeAtATime() throws Exception {
+        List<java.time.LocalDateTime> runs = List.of();
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+        while (System.nanoTime() < deadline) {
+            runs = new ArrayList<>(refreshes("a"));
+            runs.addAll(refreshes("b"));
+            if (runs.size() >= 3) {
+                break;
+            }
+            Thread.sleep(5000);
+        }
+        List<java.time.LocalDateTime> sorted = runs.stream().sorted().toList();
+        System.out.printf("[multinode-it] scheduled refreshes: node a %d, node b %d, at %s%n", refreshes("a").size(), refreshes("b").size(), sorted);
+        assertTrue(sorted.size() >= 3, "three scheduled refreshes within the test's time: " + sorted);
+        for (int i = 1; i < sorted.size(); i++) {
+            long seconds = Duration.between(sorted.get(i - 1), sorted.get(i)).toSeconds();
+            assertTrue(seconds >= 59, "one refresh a minute across both nodes, not one per node: " + sorted);
+        }
+    }
+
+    static List<java.time.LocalDateTime> refreshes(String node) throws IOException {
+        var format = java.time.format.DateTimeFormatter.ofPattern("M/d/yy, H:mm:ss:SSS");
+        List<java.time.LocalDateTime> at = new ArrayList<>();
+        for (String line : Files.readAllLines(CLUSTER.resolve("usr/servers/amcp-node-" + node + "/logs/messages.log"), StandardCharsets.UTF_8)) {
+            Matcher m = REFRESHED.matcher(line);
+            if (m.find()) {
+                at.add(java.time.LocalDateTime.parse(m.group(1), format));
+            }
+        }
+        return at;
     }
 
     static final int CLIENTS = 8;
@@ -476,11 +577,16 @@ class MultiNodeIT {
     }
 
     static List<String> servedBy(String node, String run) throws IOException {
+        return servedBy(node, run, "/mcp/demo");
+    }
+
+    /** The ids of this run a node logged for requests to {@code path} or below it. */
+    static List<String> servedBy(String node, String run, String path) throws IOException {
         Path log = CLUSTER.resolve("usr/servers/amcp-node-" + node + "/logs/messages.log");
         List<String> ids = new ArrayList<>();
         for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
             Matcher m = SUMMARY.matcher(line);
-            if (m.find() && m.group(1).startsWith(run + "-") && m.group(3).equals("/mcp/demo")) {
+            if (m.find() && m.group(1).startsWith(run + "-") && (m.group(3).equals(path) || m.group(3).startsWith(path + "/"))) {
                 ids.add(m.group(1));
             }
         }

@@ -214,7 +214,7 @@ class MigrationsTest {
             exec(c, "insert into login_failures (failure_key, failures, last_failure) values ('account:old', 3, timestamp '2020-01-01 00:00:00')");
             exec(c, "insert into login_failures (failure_key, failures, last_failure) values ('account:new', 1, timestamp '2022-01-01 00:00:00')");
             Map<String, Integer> firstBatch = purgeOneBatch(c, 2, Instant.parse("2021-01-01T00:00:00Z"));
-            assertEquals(Map.of("recordings", 2, "codeRuns", 2, "approvals", 1, "audit", 1, "clusterEvents", 0, "loginFailures", 1), firstBatch,
+            assertEquals(Map.of("recordings", 2, "codeRuns", 2, "approvals", 1, "audit", 1, "clusterEvents", 0, "loginFailures", 1, "editorSessions", 0), firstBatch,
                     "a batch of 2; the paused run stays");
             assertEquals(1, id(c, "select count(*) from code_runs where workspace_id = " + ws));
             assertEquals(1, id(c, "select count(*) from code_run_recordings"));
@@ -297,7 +297,7 @@ class MigrationsTest {
             assertEquals(Hashes.sha256(codeTool.code()), string(c, "select pinned_code_sha256 from mcp_tools where method = 'code'"),
                     "the code-only pin the upgrade re-pins");
             // and retention, which takes the old run and leaves the month's count.
-            assertEquals(Map.of("recordings", 0, "codeRuns", 1, "approvals", 0, "audit", 0, "clusterEvents", 0, "loginFailures", 0),
+            assertEquals(Map.of("recordings", 0, "codeRuns", 1, "approvals", 0, "audit", 0, "clusterEvents", 0, "loginFailures", 0, "editorSessions", 0),
                     purgeOneBatch(c, 1000, Instant.parse("2026-11-01T00:00:00Z")));
             assertEquals(List.of("run-inline", "run-tool"), strings(c, "select run_id from code_runs order by run_id"));
             assertEquals(2, id(c, "select runs from code_run_usage where month_key = 202611"));

@@ -47,6 +47,8 @@ public class Retention {
     static final int CLUSTER_EVENT_DAYS = 1;
     /** The sign-in throttle forgets a count 15 minutes after its last failure; the row goes a day later. */
     static final int LOGIN_FAILURE_DAYS = 1;
+    /** An editor session ends after 30 idle minutes; its row goes a day later. */
+    static final int EDITOR_SESSION_DAYS = 1;
     private static final Logger LOG = Logger.getLogger(Retention.class.getName());
 
     /** Days each kind of row is kept (0: for good) and the rows one batch deletes. */
@@ -141,6 +143,8 @@ public class Retention {
                 + "fetch first " + batch + " rows only)");
         statements.put("loginFailures", "delete from login_failures where failure_key in (select failure_key from login_failures "
                 + "where last_failure < ?1 fetch first " + batch + " rows only)");
+        statements.put("editorSessions", "delete from editor_sessions where id_hash in (select id_hash from editor_sessions "
+                + "where last_access_at < ?1 fetch first " + batch + " rows only)");
         return statements;
     }
 
@@ -152,7 +156,7 @@ public class Retention {
                 : policy.recordingsDays() == 0 ? policy.codeRunsDays() : Math.min(policy.recordingsDays(), policy.codeRunsDays());
         Map<String, Integer> days = Map.of("recordings", recordingDays, "codeRuns", policy.codeRunsDays(),
                 "approvals", policy.approvalsDays(), "audit", policy.auditDays(), "clusterEvents", CLUSTER_EVENT_DAYS,
-                "loginFailures", LOGIN_FAILURE_DAYS);
+                "loginFailures", LOGIN_FAILURE_DAYS, "editorSessions", EDITOR_SESSION_DAYS);
         var result = JsonSupport.JSON.createObjectBuilder();
         statements(policy.batch()).forEach((kind, statement) -> result.add(kind, purge(kind, days.get(kind), now, statement, policy.batch())));
         return result.add("millis", (System.nanoTime() - started) / 1_000_000).build();

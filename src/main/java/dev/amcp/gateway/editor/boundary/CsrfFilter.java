@@ -4,7 +4,6 @@ import dev.amcp.gateway.editor.control.CsrfTokens;
 import dev.amcp.gateway.editor.control.EditorMessages;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
@@ -15,15 +14,11 @@ import java.util.Locale;
  * Every editor request gets the session's CSRF token as the request attribute {@code csrf}, for the hidden field
  * of each form; every state-changing request must send it back, or it is refused with 403 before any servlet runs.
  */
-public class CsrfFilter extends HttpFilter {
+public class CsrfFilter extends PageFilter {
 
     @Override
-    protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+    protected void doPage(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws IOException, ServletException {
-        if (EditorRequests.isAsset(request)) {
-            chain.doFilter(request, response); // static files need no session
-            return;
-        }
         boolean safe = "GET".equals(request.getMethod()) || "HEAD".equals(request.getMethod());
         if (safe) {
             HttpSession session = request.getSession();

@@ -11,7 +11,6 @@ import dev.amcp.gateway.workspace.control.WorkspaceService;
 import jakarta.inject.Inject;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
@@ -47,7 +46,7 @@ import java.util.Set;
  * included, which have their own bearer authentication ({@code BearerAuthFilter}); that was a fifth of the CPU of an
  * MCP {@code tools/call} (docs/benchmarks.md). As a filter the sign-in costs only editor requests.
  */
-public class EditorSignInFilter extends HttpFilter {
+public class EditorSignInFilter extends PageFilter {
 
     static final String TARGET = "amcp.loginTarget";
     /** When a throttled browser may try again (epoch milliseconds), for the login page's message. */
@@ -70,13 +69,9 @@ public class EditorSignInFilter extends HttpFilter {
     WorkspaceService workspaces;
 
     @Override
-    protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+    protected void doPage(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws IOException, ServletException {
         String path = EditorRequests.path(request);
-        if (EditorRequests.isAsset(request)) {
-            chain.doFilter(request, response); // static files need no session
-            return;
-        }
         SignedInRequest signedIn = new SignedInRequest(request);
         if ("POST".equals(request.getMethod()) && EditorSecurity.LOGIN_PAGE.equals(path)) {
             if (passwordLogin(signedIn, response)) {

@@ -88,7 +88,7 @@ public final class MasterKeys {
     }
 
     /** AES-GCM of {@code plaintext} bound to {@code context} (its associated data): base64 of nonce and ciphertext. */
-    static String encrypt(SecretKey key, byte[] plaintext, String context) {
+    public static String encrypt(SecretKey key, byte[] plaintext, String context) {
         try {
             byte[] nonce = new byte[NONCE_BYTES];
             RANDOM.nextBytes(nonce);
@@ -105,7 +105,7 @@ public final class MasterKeys {
     }
 
     /** The plaintext, or an exception when the key, the context or a single bit of the text is not what sealed it. */
-    static byte[] decrypt(SecretKey key, String sealed, String context) throws GeneralSecurityException {
+    public static byte[] decrypt(SecretKey key, String sealed, String context) throws GeneralSecurityException {
         byte[] in = Base64.getDecoder().decode(sealed);
         if (in.length < NONCE_BYTES + TAG_BITS / 8) {
             throw new GeneralSecurityException("too short");

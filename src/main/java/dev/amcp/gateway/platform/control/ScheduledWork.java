@@ -1,6 +1,7 @@
 package dev.amcp.gateway.platform.control;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
@@ -27,6 +28,10 @@ public class ScheduledWork {
     @PersistenceContext(unitName = "amcp")
     EntityManager em;
 
+    /** This bean through its proxy: a call on {@code this} would skip {@code @Transactional}. */
+    @Inject
+    ScheduledWork self;
+
     /** Where a piece of work stands: who holds it until when, and how it last ended (all may be null). */
     public record State(String leasedBy, Instant leasedUntil, Instant lastStartedAt, Instant lastFinishedAt, String lastResult) {}
 
@@ -36,7 +41,7 @@ public class ScheduledWork {
      * turn. A failure gives the lease back and is thrown.
      */
     public Optional<JsonObject> runIfDue(String name, Duration every, Duration lease, Supplier<JsonObject> work) {
-        Instant last = state(name).map(State::lastFinishedAt).orElse(null);
+        Instant last = self.state(name).map(State::lastFinishedAt).orElse(null);
         if (last != null && last.plus(every).isAfter(Instant.now())) {
             return Optional.empty();
         }
@@ -45,15 +50,15 @@ public class ScheduledWork {
 
     /** Runs {@code work} under the lease of {@code name} unless another node holds it (empty then); as {@link #runIfDue}. */
     public Optional<JsonObject> runUnderLease(String name, Duration lease, Supplier<JsonObject> work) {
-        if (!tryLease(name, lease)) {
+        if (!self.tryLease(name, lease)) {
             return Optional.empty();
         }
         try {
             JsonObject result = work.get();
-            finish(name, result);
+            self.finish(name, result);
             return Optional.of(result);
         } catch (RuntimeException e) {
-            release(name);
+            self.release(name);
             throw e;
         }
     }

@@ -15,7 +15,7 @@ import java.util.Map;
  * Patterns are {@link MessageFormat} patterns (a single quote is written {@code ''}). Arguments are kept as text,
  * so numbers read the same in every language and in the English wire text ({@code 100000}, not {@code 100,000}).
  */
-public record Message(String key, String englishPattern, List<String> args) {
+public record Message(String key, String englishPattern, List<String> args) implements java.io.Serializable {
 
     public Message {
         args = List.copyOf(args);

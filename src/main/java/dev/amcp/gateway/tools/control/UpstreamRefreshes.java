@@ -62,7 +62,8 @@ public class UpstreamRefreshes {
 
     private void refreshIfDue(Duration every) {
         try {
-            work.runIfDue(WORK, every, every, () -> JsonSupport.JSON.createObjectBuilder().add("upstreams", refreshAll()).build());
+            work.runIfDue(WORK, every, every, () -> JsonSupport.JSON.createObjectBuilder().add("upstreams", refreshAll()).build())
+                    .ifPresent(done -> LOG.info(() -> "Scheduled refresh of upstream MCP servers done on this node: " + done));
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "The scheduled refresh of upstream MCP servers failed; it is tried again later: " + e.getMessage(), e);
         }

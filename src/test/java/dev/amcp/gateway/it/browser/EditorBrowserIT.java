@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.amcp.gateway.editor.boundary.StoredSessionFilter;
 import dev.amcp.gateway.it.Deployments;
 import jakarta.json.JsonObject;
 import java.net.URI;
@@ -54,8 +55,8 @@ class EditorBrowserIT extends EditorBrowserSetup {
         assertTrue(csp.contains("frame-ancestors 'none'"), csp);
         assertEquals("DENY", login.headers().firstValue("X-Frame-Options").orElse(""));
         assertEquals("nosniff", login.headers().firstValue("X-Content-Type-Options").orElse(""));
-        String session = login.headers().allValues("Set-Cookie").stream().filter(c -> c.startsWith("JSESSIONID")).findFirst().orElse("");
-        assertTrue(session.contains("HttpOnly") && session.toLowerCase().contains("samesite=lax"), session);
+        String session = login.headers().allValues("Set-Cookie").stream().filter(c -> c.startsWith(StoredSessionFilter.COOKIE + "=")).findFirst().orElse("");
+        assertTrue(session.contains("HttpOnly") && session.toLowerCase().contains("samesite=lax") && session.contains("Path=/admin"), session);
         assertFalse(login.body().contains("<script>"), "no inline script");
 
         HttpResponse<String> servers = get("/admin/servers");
@@ -192,9 +193,9 @@ class EditorBrowserIT extends EditorBrowserSetup {
         return response.headers().allValues("Set-Cookie").stream().anyMatch(c -> c.startsWith("LtpaToken2=") && notDeleted(c.split(";", 2)[0]));
     }
 
-    /** The {@code JSESSIONID=…} pair a response sets, or the empty string. */
+    /** The editor session cookie's {@code name=…} pair a response sets, or the empty string. */
     private static String sessionCookie(HttpResponse<String> response) {
-        return response.headers().allValues("Set-Cookie").stream().filter(c -> c.startsWith("JSESSIONID="))
+        return response.headers().allValues("Set-Cookie").stream().filter(c -> c.startsWith(StoredSessionFilter.COOKIE + "="))
                 .map(c -> c.split(";", 2)[0]).reduce((first, last) -> last).orElse("");
     }
 
