@@ -92,9 +92,11 @@ public class ToolListSubscriptions {
         JsonObject honoured = honoured(filter);
         boolean tools = honoured.containsKey("toolsListChanged");
         try {
-            send(out, McpWire.subscriptionAcknowledged(subscriptionId, honoured));
-            String digest = tools ? current.get().map(protocol::toolListDigest).orElse(null) : null;
+            // The list as of the acknowledgement, taken before it is sent: a change the client makes right after
+            // reading the acknowledgement (on this node or another) must differ from it, or it would go unreported.
             long generation = AccessChanges.generation();
+            String digest = tools ? current.get().map(protocol::toolListDigest).orElse(null) : null;
+            send(out, McpWire.subscriptionAcknowledged(subscriptionId, honoured));
             long lastCheck = System.nanoTime();
             long lastWrite = lastCheck;
             long deadline = lastCheck + TimeUnit.SECONDS.toNanos(Math.max(1, settings.getLong(MAX_SETTING, DEFAULT_MAX_SECONDS)));
