@@ -80,7 +80,12 @@ public final class McpHttp {
 
     /** Posts a body to an MCP endpoint with the usual client headers; extra headers come as name, value pairs. */
     public static HttpResponse<String> post(String endpoint, String key, String body, String... headers) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base() + endpoint)).timeout(Duration.ofSeconds(30))
+        return HTTP.send(postRequest(base() + endpoint, key, body, headers), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The request {@link #post} sends, to any node's full MCP endpoint {@code url}. */
+    public static HttpRequest postRequest(String url, String key, String body, String... headers) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
                 .POST(HttpRequest.BodyPublishers.ofString(body));
         boolean contentType = false;
         boolean accept = false;
@@ -98,7 +103,7 @@ public final class McpHttp {
         if (key != null) {
             b.header("Authorization", "Bearer " + key);
         }
-        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return b.build();
     }
 
     /** Sends code_execute over a raw socket and hangs up after {@code afterMs}, without notifications/cancelled. */

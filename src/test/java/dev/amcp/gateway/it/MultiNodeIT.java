@@ -533,15 +533,11 @@ class MultiNodeIT {
         return count;
     }
 
+    /** A 2025-11-25 request of the demo key to one node's {@code /mcp/demo}, in {@code session} unless that is null. */
     static HttpRequest mcpRequest(String node, String session, String body) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(node + "/mcp/demo")).timeout(Duration.ofSeconds(30))
-                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
-                .header("Authorization", "Bearer " + DEMO_KEY).header("MCP-Protocol-Version", McpHttp.LATEST)
-                .POST(HttpRequest.BodyPublishers.ofString(body));
-        if (session != null) {
-            b.header("Mcp-Session-Id", session);
-        }
-        return b.build();
+        return session == null
+                ? McpHttp.postRequest(node + "/mcp/demo", DEMO_KEY, body, "MCP-Protocol-Version", McpHttp.LATEST)
+                : McpHttp.postRequest(node + "/mcp/demo", DEMO_KEY, body, "MCP-Protocol-Version", McpHttp.LATEST, "Mcp-Session-Id", session);
     }
 
     static HttpResponse<String> mcp(String node, String session, String body) throws Exception {

@@ -127,25 +127,26 @@ public class Retention {
 
     /**
      * The delete of one batch per kind, oldest rows first, with the cutoff as {@code ?1}: recordings (by their run's
-     * start), code runs (not running or paused), decided approvals, audit rows. Plain SQL that runs on PostgreSQL and H2.
+     * start), code runs (not running or paused), decided approvals, audit rows, cluster events, the sign-in throttle's
+     * counts and idle editor sessions. Plain SQL that runs on PostgreSQL and H2.
      */
     public static Map<String, String> statements(int batch) {
         Map<String, String> statements = new LinkedHashMap<>();
         statements.put("recordings", "delete from code_run_recordings where run_id in (select r.run_id from code_run_recordings r "
                 + "join code_runs c on c.run_id = r.run_id where c.started_at < ?1 fetch first " + batch + " rows only)");
-        statements.put("codeRuns", "delete from code_runs where id in (select id from code_runs where started_at < ?1 "
-                + "and status not in ('RUNNING', 'PAUSED') order by id fetch first " + batch + " rows only)");
-        statements.put("approvals", "delete from code_approvals where id in (select id from code_approvals where created_at < ?1 "
-                + "and status <> 'PENDING' fetch first " + batch + " rows only)");
-        statements.put("audit", "delete from admin_audit where id in (select id from admin_audit where at < ?1 order by id fetch first "
-                + batch + " rows only)");
-        statements.put("clusterEvents", "delete from cluster_events where id in (select id from cluster_events where at < ?1 order by id "
-                + "fetch first " + batch + " rows only)");
-        statements.put("loginFailures", "delete from login_failures where failure_key in (select failure_key from login_failures "
-                + "where last_failure < ?1 fetch first " + batch + " rows only)");
-        statements.put("editorSessions", "delete from editor_sessions where id_hash in (select id_hash from editor_sessions "
-                + "where last_access_at < ?1 fetch first " + batch + " rows only)");
+        statements.put("codeRuns", oldest("code_runs", "id", "started_at < ?1 and status not in ('RUNNING', 'PAUSED') order by id", batch));
+        statements.put("approvals", oldest("code_approvals", "id", "created_at < ?1 and status <> 'PENDING'", batch));
+        statements.put("audit", oldest("admin_audit", "id", "at < ?1 order by id", batch));
+        statements.put("clusterEvents", oldest("cluster_events", "id", "at < ?1 order by id", batch));
+        statements.put("loginFailures", oldest("login_failures", "failure_key", "last_failure < ?1", batch));
+        statements.put("editorSessions", oldest("editor_sessions", "id_hash", "last_access_at < ?1", batch));
         return statements;
+    }
+
+    /** Deletes one batch of {@code table}'s rows that {@code condition} picks, by their {@code key}. */
+    private static String oldest(String table, String key, String condition, int batch) {
+        return "delete from " + table + " where " + key + " in (select " + key + " from " + table + " where " + condition
+                + " fetch first " + batch + " rows only)";
     }
 
     /** Deletes what the policy no longer keeps, kind by kind, batch by batch; answers the counts and the time taken. */

@@ -7,10 +7,12 @@ import dev.amcp.gateway.governance.entity.Capability;
 import dev.amcp.gateway.platform.entity.Message;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.ServletException;
+import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.Locale;
 
 /** Request plumbing shared by the editor servlets and filters: views, flash messages, redirects. */
@@ -120,6 +122,24 @@ final class EditorRequests {
     /** A static file of the editor (scripts, styles): no session, no sign-in, cacheable. */
     static boolean isAsset(HttpServletRequest request) {
         return path(request).startsWith("/admin/assets/");
+    }
+
+    /** The value of the editor cookie {@code name} the browser sent, or {@code null}. */
+    static String cookie(HttpServletRequest request, String name) {
+        Cookie[] cookies = request.getCookies();
+        return cookies == null ? null : Arrays.stream(cookies).filter(c -> name.equals(c.getName())).map(Cookie::getValue)
+                .findFirst().orElse(null);
+    }
+
+    /** Sets an editor cookie: limited to {@code /admin}, HttpOnly, SameSite=Lax; {@code maxAge} -1 for the browser session, 0 to delete. */
+    static void setCookie(HttpServletRequest request, HttpServletResponse response, String name, String value, int maxAge, boolean secure) {
+        Cookie cookie = new Cookie(name, value);
+        cookie.setPath(request.getContextPath() + "/admin");
+        cookie.setMaxAge(maxAge);
+        cookie.setHttpOnly(true);
+        cookie.setSecure(secure);
+        cookie.setAttribute("SameSite", "Lax");
+        response.addCookie(cookie);
     }
 
     static void redirect(HttpServletRequest request, HttpServletResponse response, String path) throws IOException {

@@ -2,7 +2,6 @@ package dev.amcp.gateway.editor.boundary;
 
 import dev.amcp.gateway.editor.control.EditorLocales;
 import jakarta.servlet.annotation.WebServlet;
-import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -18,13 +17,7 @@ public class LanguageServlet extends HttpServlet {
     protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
         String lang = request.getParameter("lang");
         if (EditorLocales.supported(lang)) {
-            Cookie cookie = new Cookie(EditorLocales.COOKIE, lang);
-            cookie.setPath(request.getContextPath() + "/admin");
-            cookie.setMaxAge(ONE_YEAR);
-            cookie.setHttpOnly(true);
-            cookie.setSecure(EditorRequests.isSecure(request));
-            cookie.setAttribute("SameSite", "Lax");
-            response.addCookie(cookie);
+            EditorRequests.setCookie(request, response, EditorLocales.COOKIE, lang, ONE_YEAR, EditorRequests.isSecure(request));
         }
         EditorRequests.redirect(request, response, safeReturnPath(request.getParameter("back")));
     }

@@ -5,7 +5,6 @@ import jakarta.inject.Inject;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
@@ -39,18 +38,6 @@ public class StoredSessionFilter extends PageFilter {
         chain.doFilter(new StoredSessionRequest(request, response), response);
     }
 
-    private String cookieOf(HttpServletRequest request) {
-        Cookie[] cookies = request.getCookies();
-        if (cookies != null) {
-            for (Cookie cookie : cookies) {
-                if (COOKIE.equals(cookie.getName())) {
-                    return cookie.getValue();
-                }
-            }
-        }
-        return null;
-    }
-
     /** The request as the editor sees it: its session is the stored one. */
     final class StoredSessionRequest extends HttpServletRequestWrapper {
 
@@ -72,7 +59,7 @@ public class StoredSessionFilter extends PageFilter {
         public HttpSession getSession(boolean create) {
             if (!looked) {
                 looked = true;
-                String cookie = cookieOf((HttpServletRequest) getRequest());
+                String cookie = EditorRequests.cookie((HttpServletRequest) getRequest(), COOKIE);
                 session = sessions.find(cookie).map(stored -> new StoredSession(cookie, stored, false)).orElse(null);
             }
             if ((session == null || session.invalid) && create) {
@@ -109,13 +96,7 @@ public class StoredSessionFilter extends PageFilter {
         }
 
         private void setCookie(String value, int maxAge) {
-            Cookie cookie = new Cookie(COOKIE, value);
-            cookie.setPath(getContextPath() + "/admin");
-            cookie.setHttpOnly(true);
-            cookie.setSecure(getServletContext().getSessionCookieConfig().isSecure());
-            cookie.setAttribute("SameSite", "Lax");
-            cookie.setMaxAge(maxAge);
-            response.addCookie(cookie);
+            EditorRequests.setCookie(this, response, COOKIE, value, maxAge, getServletContext().getSessionCookieConfig().isSecure());
         }
 
         /** One browser's stored session: read once per request, each change written through. */
