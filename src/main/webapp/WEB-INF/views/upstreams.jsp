@@ -9,6 +9,7 @@
       <section class="card" id="upstream-${u.id}">
         <h2><c:out value="${u.name}"/></h2>
         <p class="help"><fmt:message key="upstreams.summary"><fmt:param value="${u.url}"/><fmt:param value="${u.server}"/></fmt:message>
+          <c:if test="${u.perPerson}"> · <a href="${ctx}/admin/connections" id="upstream-${u.id}-accounts"><fmt:message key="upstreams.accounts"/></a></c:if>
           <c:if test="${not empty u.credential}"> · <fmt:message key="upstreams.credential"/> <code><c:out value="${u.credential}"/></code></c:if><c:if test="${not empty u.upstream}"> · <fmt:message key="tools.upstream"/> <code><c:out value="${u.upstream}"/></code></c:if></p>
         <c:if test="${u.listChanged}"><p class="note" id="upstream-${u.id}-changed"><fmt:message key="upstreams.listChanged"/></p></c:if>
         <div class="tablewrap">
@@ -87,6 +88,17 @@
     <input id="credential" name="credential" value="${fn:escapeXml(form.credential)}" maxlength="64" aria-describedby="credential-help">
     <p class="help" id="credential-help"><fmt:message key="upstreams.credential.help"/></p>
   </div>
+  <fieldset class="field" id="upstream-accounts">
+    <label><input type="checkbox" id="accounts" name="accounts" value="true" ${form.accounts == 'true' ? 'checked' : ''}> <fmt:message key="upstreams.accounts"/></label>
+    <div class="grid2 tight">
+      <div class="field"><label for="clientId"><fmt:message key="upstreams.clientId"/></label>
+        <input id="clientId" name="clientId" value="${fn:escapeXml(form.clientId)}" maxlength="500"></div>
+      <div class="field"><label for="clientSecret"><fmt:message key="upstreams.clientSecret"/></label>
+        <input id="clientSecret" name="clientSecret" type="password" autocomplete="new-password"></div>
+      <div class="field"><label for="scope"><fmt:message key="upstreams.scope"/></label>
+        <input id="scope" name="scope" value="${fn:escapeXml(form.scope)}" maxlength="1000"></div>
+    </div>
+  </fieldset>
   <div class="actions"><button type="submit" class="primary" id="upstream-register"><fmt:message key="upstreams.register"/></button></div>
 </form>
 <%@ include file="_bottom.jspf" %>

@@ -12,6 +12,6 @@ class OidcCodeFlowTest {
     void theS256ChallengeIsTheOneOfRfc7636() {
         // RFC 7636, appendix B.
         assertEquals("E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
-                OidcCodeFlow.codeChallenge("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"));
+                dev.amcp.gateway.platform.control.Hashes.codeChallenge("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"));
     }
 }

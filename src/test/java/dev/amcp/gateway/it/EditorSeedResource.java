@@ -56,6 +56,9 @@ public class EditorSeedResource {
     @Inject
     FirstOperator firstOperator;
 
+    @Inject
+    dev.amcp.gateway.workspace.control.ApiKeyService keys;
+
     @POST
     @Produces(MediaType.APPLICATION_JSON)
     @Transactional
@@ -148,7 +151,11 @@ public class EditorSeedResource {
         workspaces.createServer(ws.getId(), "main", "Main", "The test server");
         var result = Json.createObjectBuilder().add("workspace", slug).add("password", PASSWORD);
         for (String role : new String[] {Role.ADMIN, Role.MEMBER, Role.VIEWER}) {
-            result.add(role, workspaces.createUser(ws.getId(), slug + "-" + role, role, role, PASSWORD).getUsername());
+            var user = workspaces.createUser(ws.getId(), slug + "-" + role, role, role, PASSWORD);
+            result.add(role, user.getUsername());
+            if (Role.ADMIN.equals(role)) { // for the tests that call MCP as the person signed in to the editor
+                result.add("adminKey", keys.issue(user.getId(), "editor test", null).plaintext());
+            }
         }
         return result;
     }

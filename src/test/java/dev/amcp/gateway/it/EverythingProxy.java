@@ -29,7 +29,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * keeps the body of every request it forwarded, so a test sees what the gateway sent upstream. The guarded proxy
  * ({@link #guarded}, on {@code it.mcp.guard.port}, default: the IT HTTP port + 7) is an upstream that checks OAuth:
  * it forwards only requests whose bearer token the test OpenID provider signed (checked against its JWKS), answers
- * 401 to the rest, counts both and keeps every token it accepted. The open proxy ({@link #open}, on
+ * 401 to the rest, counts both and keeps every token it accepted. As a protected MCP server should, it publishes its
+ * protected resource metadata (RFC 9728) at {@code /.well-known/oauth-protected-resource/mcp}, naming the test
+ * provider as its authorization server, and its 401 points there ({@code WWW-Authenticate: Bearer resource_metadata}).
+ * Under {@code /dcr} it is the same server with an authorization server that offers dynamic client registration
+ * (RFC 7591), which mock-oauth2-server does not: the proxy publishes that server's metadata under its own issuer
+ * ({@code /dcr-as}), with the provider's authorization and token endpoints and its own {@code /dcr-as/register}, which
+ * gives out client ids ({@link #registrations()}).
+ * It keeps every {@code Authorization} header it saw, accepted or not, so a test can show what never reached it. The open proxy ({@link #open}, on
  * {@code it.mcp.open.port}, default: + 8) forwards everything.
  */
 public final class EverythingProxy implements AutoCloseable {
@@ -45,9 +52,13 @@ public final class EverythingProxy implements AutoCloseable {
     private final List<String> bodies = new CopyOnWriteArrayList<>();
     private final AtomicInteger accepted = new AtomicInteger();
     private final AtomicInteger refused = new AtomicInteger();
+    private final List<String> authorizations = new CopyOnWriteArrayList<>();
+    private final List<String> registrations = new CopyOnWriteArrayList<>();
+    private final int port;
 
     private EverythingProxy(RSAKey key, int port) throws IOException {
         this.key = key;
+        this.port = port;
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
         server.setExecutor(threads);
         server.createContext("/", this::handle);
@@ -83,9 +94,55 @@ public final class EverythingProxy implements AutoCloseable {
         return Set.copyOf(tokens);
     }
 
+    /** Every {@code Authorization} header that reached this proxy so far, in order. */
+    public List<String> authorizations() {
+        return List.copyOf(authorizations);
+    }
+
+    /** The URL of the MCP endpoint behind this proxy. */
+    public String mcpUrl() {
+        return "http://127.0.0.1:" + port + "/mcp";
+    }
+
+    /** The URL of the same MCP endpoint, whose authorization server offers dynamic client registration. */
+    public String dcrMcpUrl() {
+        return "http://127.0.0.1:" + port + "/dcr/mcp";
+    }
+
+    /** The bodies of the dynamic client registrations so far. */
+    public List<String> registrations() {
+        return List.copyOf(registrations);
+    }
+
+    private String origin() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    /** The metadata documents this proxy publishes itself, by path, or null for a path it forwards. */
+    private String published(String path) {
+        return switch (path) {
+            case "/.well-known/oauth-protected-resource/mcp" -> "{\"resource\":\"" + mcpUrl() + "\",\"authorization_servers\":[\""
+                    + OidcTestProvider.ISSUER + "\"],\"scopes_supported\":[\"openid\",\"mcp:tools\"],\"bearer_methods_supported\":[\"header\"]}";
+            case "/.well-known/oauth-protected-resource/dcr/mcp" -> "{\"resource\":\"" + dcrMcpUrl() + "\",\"authorization_servers\":[\""
+                    + origin() + "/dcr-as\"],\"scopes_supported\":[\"openid\",\"mcp:tools\"]}";
+            case "/.well-known/oauth-authorization-server/dcr-as" -> "{\"issuer\":\"" + origin() + "/dcr-as\",\"authorization_endpoint\":\""
+                    + OidcTestProvider.ISSUER + "/authorize\",\"token_endpoint\":\"" + OidcTestProvider.ISSUER + "/token\","
+                    + "\"registration_endpoint\":\"" + origin() + "/dcr-as/register\",\"code_challenge_methods_supported\":[\"S256\"],"
+                    + "\"response_types_supported\":[\"code\"]}";
+            default -> null;
+        };
+    }
+
     /** The bodies of the requests forwarded so far, in order. */
     public List<String> bodies() {
         return List.copyOf(bodies);
+    }
+
+    /** A dynamic client registration: the body kept, a new public client id answered. */
+    private String register(HttpExchange exchange) throws IOException {
+        String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+        registrations.add(body);
+        return "{\"client_id\":\"dcr-client-" + registrations.size() + "\",\"token_endpoint_auth_method\":\"none\"}";
     }
 
     private boolean signedByTheProvider(String authorization) {
@@ -102,8 +159,23 @@ public final class EverythingProxy implements AutoCloseable {
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
             String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+            if (authorization != null) {
+                authorizations.add(authorization);
+            }
+            String path = exchange.getRequestURI().getPath();
+            String document = key == null ? null : "POST".equals(exchange.getRequestMethod()) && path.equals("/dcr-as/register")
+                    ? register(exchange) : published(path);
+            if (document != null) {
+                byte[] bytes = document.getBytes(StandardCharsets.UTF_8);
+                exchange.getResponseHeaders().set("Content-Type", "application/json");
+                exchange.sendResponseHeaders(path.endsWith("/register") ? 201 : 200, bytes.length);
+                exchange.getResponseBody().write(bytes);
+                return;
+            }
             if (key != null && !signedByTheProvider(authorization)) {
                 refused.incrementAndGet();
+                exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer resource_metadata=\"" + origin()
+                        + "/.well-known/oauth-protected-resource" + (path.startsWith("/dcr/") ? "/dcr/mcp" : "/mcp") + "\"");
                 exchange.sendResponseHeaders(401, -1);
                 return;
             }
@@ -111,8 +183,9 @@ public final class EverythingProxy implements AutoCloseable {
             if (key != null) {
                 tokens.add(authorization.substring(7));
             }
+            String forwarded = exchange.getRequestURI().toString();
             HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + EverythingUpstream.port()
-                    + exchange.getRequestURI()));
+                    + (forwarded.startsWith("/dcr/") ? forwarded.substring(4) : forwarded)));
             for (String header : FORWARDED) {
                 String value = exchange.getRequestHeaders().getFirst(header);
                 if (value != null) {

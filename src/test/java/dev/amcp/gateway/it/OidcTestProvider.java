@@ -70,6 +70,12 @@ public final class OidcTestProvider implements AutoCloseable {
         return McpHttp.parse(r.body()).asJsonObject().getString("access_token");
     }
 
+    /** The next token the provider issues (at any grant) lives only this many seconds. */
+    public void nextTokenLives(String username, long seconds) {
+        server.enqueueCallback(new DefaultOAuth2TokenCallback(ISSUER_ID, username, "JWT", List.of("mcp"),
+                Map.of("preferred_username", username, "scope", "mcp:tools"), seconds));
+    }
+
     /** The provider's signing keys, for an upstream that checks its tokens. */
     public String jwksUrl() {
         return server.jwksUrl(ISSUER_ID).toString();

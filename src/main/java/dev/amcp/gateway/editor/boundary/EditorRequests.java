@@ -13,7 +13,9 @@ import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 
 /** Request plumbing shared by the editor servlets and filters: views, flash messages, redirects. */
 final class EditorRequests {
@@ -144,5 +146,49 @@ final class EditorRequests {
 
     static void redirect(HttpServletRequest request, HttpServletResponse response, String path) throws IOException {
         response.sendRedirect(request.getContextPath() + path);
+    }
+
+    /** Where this request reached the gateway: scheme, host, port and context root, without a trailing slash. */
+    static String base(HttpServletRequest request) {
+        String url = request.getRequestURL().toString();
+        return url.substring(0, url.length() - request.getRequestURI().length()) + request.getContextPath();
+    }
+
+    /**
+     * Keeps a flow the browser started and a provider will send back (a sign-in, an account connection) in the
+     * session under its {@code state}; at most {@code max} at once (tabs), the oldest dropped.
+     */
+    static <T> void keepStarted(HttpServletRequest request, String attribute, String state, T started, int max) {
+        HttpSession session = request.getSession();
+        synchronized (EditorRequests.class) {
+            Map<String, T> next = new LinkedHashMap<>(started(session, attribute));
+            next.put(state, started);
+            while (next.size() > max) {
+                next.remove(next.keySet().iterator().next());
+            }
+            session.setAttribute(attribute, next);
+        }
+    }
+
+    /** The flow this session started with this state, removed so that it is used once; {@code null} if none. */
+    static <T> T takeStarted(HttpServletRequest request, String attribute, String state) {
+        HttpSession session = request.getSession(false);
+        if (session == null || state == null) {
+            return null;
+        }
+        synchronized (EditorRequests.class) {
+            Map<String, T> rest = new LinkedHashMap<>(started(session, attribute));
+            T started = rest.remove(state);
+            if (started != null) {
+                session.setAttribute(attribute, rest);
+            }
+            return started;
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> Map<String, T> started(HttpSession session, String attribute) {
+        Object started = session.getAttribute(attribute);
+        return started == null ? Map.of() : (Map<String, T>) started;
     }
 }

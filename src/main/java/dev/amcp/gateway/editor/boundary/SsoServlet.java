@@ -10,10 +10,7 @@ import jakarta.servlet.annotation.WebServlet;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import jakarta.servlet.http.HttpSession;
 import java.io.IOException;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * Single sign-on pages: {@code /admin/sso/start} sends the browser to the identity provider (the sign-in started is
@@ -49,27 +46,15 @@ public class SsoServlet extends HttpServlet {
             EditorRequests.redirect(request, response, "/admin/servers");
             return;
         }
-        String base = request.getRequestURL().toString();
-        base = base.substring(0, base.length() - request.getRequestURI().length()) + request.getContextPath();
         PendingSignIn pending;
         try {
-            pending = sso.start(sso.redirectUri(base));
+            pending = sso.start(sso.redirectUri(EditorRequests.base(request)));
         } catch (OidcCodeFlow.SignInFailed e) {
             EditorRequests.keepOnce(request, REFUSAL, e.reason());
             refused(request, response);
             return;
         }
-        HttpSession session = request.getSession();
-        synchronized (SsoServlet.class) {
-            @SuppressWarnings("unchecked")
-            Map<String, PendingSignIn> started = (Map<String, PendingSignIn>) session.getAttribute(PENDING);
-            Map<String, PendingSignIn> next = started == null ? new LinkedHashMap<>() : new LinkedHashMap<>(started);
-            next.put(pending.state(), pending);
-            while (next.size() > MAX_PENDING) {
-                next.remove(next.keySet().iterator().next());
-            }
-            session.setAttribute(PENDING, next);
-        }
+        EditorRequests.keepStarted(request, PENDING, pending.state(), pending, MAX_PENDING);
         response.sendRedirect(pending.authorizationUrl());
     }
 
@@ -85,21 +70,7 @@ public class SsoServlet extends HttpServlet {
 
     /** The sign-in this session started with this state, removed so that it is used once; {@code null} if none. */
     static PendingSignIn takePending(HttpServletRequest request, String state) {
-        HttpSession session = request.getSession(false);
-        if (session == null || state == null) {
-            return null;
-        }
-        synchronized (SsoServlet.class) {
-            @SuppressWarnings("unchecked")
-            Map<String, PendingSignIn> started = (Map<String, PendingSignIn>) session.getAttribute(PENDING);
-            if (started == null || !started.containsKey(state)) {
-                return null;
-            }
-            Map<String, PendingSignIn> rest = new LinkedHashMap<>(started);
-            PendingSignIn pending = rest.remove(state);
-            session.setAttribute(PENDING, rest);
-            return pending;
-        }
+        return EditorRequests.takeStarted(request, PENDING, state);
     }
 
     /** Sends the browser to the refusal page, which shows this message once. */

@@ -67,13 +67,17 @@ public class UpstreamServersServlet extends EditorServlet {
 
     private void register(HttpServletRequest request, HttpServletResponse response, Caller caller) throws ServletException, IOException {
         Map<String, String> form = new LinkedHashMap<>();
-        for (String field : List.of("server", "name", "url", "prefix", "credential", "upstream")) {
+        for (String field : List.of("server", "name", "url", "prefix", "credential", "upstream", "accounts", "clientId", "scope")) {
             form.put(field, EditorRequests.field(request, field));
         }
+        UpstreamServerRequest.PersonalAccounts accounts = "true".equals(form.get("accounts"))
+                ? new UpstreamServerRequest.PersonalAccounts(blankToNull(form.get("clientId")),
+                        blankToNull(EditorRequests.field(request, "clientSecret")), blankToNull(form.get("scope")))
+                : null;
         try {
             JsonObject registered = upstreams.register(caller, new UpstreamServerRequest(blankToNull(form.get("server")), form.get("name"),
                     form.get("url"), form.get("prefix"), blankToNull(form.get("credential")),
-                    blankToNull(form.get("upstream"))));
+                    blankToNull(form.get("upstream")), accounts), EditorRequests.base(request));
             EditorRequests.flash(request, msg(request, "upstreams.registered", form.get("name"), registered.getJsonArray("tools").size()));
             List<Message> skipped = registered.getJsonArray("skipped").getValuesAs(JsonObject.class).stream()
                     .map(s -> Message.of("upstreams.skipped", "Skipped {0}: {1}", s.getString("name"), s.getString("reason"))).toList();
@@ -166,13 +170,20 @@ public class UpstreamServersServlet extends EditorServlet {
         List<JsonObject> described = upstreams.list(caller).stream().map(upstreams::describe).toList(); // gated: the routes' 403 page
         List<Map<String, Object>> list = new ArrayList<>();
         for (JsonObject u : described) {
-            list.add(Map.of("id", u.getJsonNumber("id").longValue(), "name", u.getString("name"), "server", u.getString("server"),
-                    "url", u.getString("url"), "prefix", u.getString("prefix"), "credential", u.isNull("credential") ? "" : u.getString("credential"),
-                    "upstream", u.isNull("upstream") ? "" : u.getString("upstream"),
-                    "pending", u.getBoolean("pending"), "listChanged", u.getBoolean("listChanged"),
-                    "tools", u.getJsonArray("tools").getValuesAs(JsonObject.class).stream()
-                            .map(t -> Map.of("name", t.getString("name"), "readOnly", t.getBoolean("readOnly"), "hintReadOnly", t.getBoolean("hintReadOnly")))
-                            .toList()));
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("id", u.getJsonNumber("id").longValue());
+            for (String field : List.of("name", "server", "url", "prefix")) {
+                row.put(field, u.getString(field));
+            }
+            row.put("credential", u.isNull("credential") ? "" : u.getString("credential"));
+            row.put("upstream", u.isNull("upstream") ? "" : u.getString("upstream"));
+            for (String flag : List.of("perPerson", "pending", "listChanged")) {
+                row.put(flag, u.getBoolean(flag));
+            }
+            row.put("tools", u.getJsonArray("tools").getValuesAs(JsonObject.class).stream()
+                    .map(t -> Map.of("name", t.getString("name"), "readOnly", t.getBoolean("readOnly"), "hintReadOnly", t.getBoolean("hintReadOnly")))
+                    .toList());
+            list.add(row);
         }
         request.setAttribute("upstreams", list);
         request.setAttribute("form", form);

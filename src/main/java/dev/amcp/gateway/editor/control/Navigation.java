@@ -20,6 +20,7 @@ public final class Navigation {
             new NavItem("apis", "nav.apis", "/admin/apis", Navigation::admin),
             new NavItem("upstreams", "nav.upstreams", "/admin/upstream-servers", Navigation::admin),
             new NavItem("keys", "nav.keys", "/admin/keys"),
+            new NavItem("connections", "nav.connections", "/admin/connections", caller -> !caller.operator()),
             new NavItem("sso", "nav.sso", "/admin/sso-mappings", caller -> caller.has(Capability.ADMIN)),
             new NavItem("runs", "nav.runs", "/admin/runs"),
             new NavItem("proposals", "nav.proposals", "/admin/proposals"),

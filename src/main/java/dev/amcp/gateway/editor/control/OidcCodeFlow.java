@@ -1,6 +1,7 @@
 package dev.amcp.gateway.editor.control;
 
 import dev.amcp.gateway.editor.entity.PendingSignIn;
+import dev.amcp.gateway.platform.control.Hashes;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.platform.control.Settings;
 import dev.amcp.gateway.platform.entity.Message;
@@ -23,8 +24,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
@@ -62,7 +61,6 @@ public class OidcCodeFlow {
     public static final Duration MAX_AGE = Duration.ofMinutes(10);
     static final Duration TIMEOUT = Duration.ofSeconds(10);
     static final int MAX_RESPONSE_BYTES = 256 * 1024;
-    private static final SecureRandom RANDOM = new SecureRandom();
     private static final Logger LOG = Logger.getLogger(OidcCodeFlow.class.getName());
 
     /** Why a sign-in did not go through, as a message for the refusal page. */
@@ -135,9 +133,9 @@ public class OidcCodeFlow {
         if (discovery.authorizationEndpoint() == null) {
             throw unavailable("its discovery document names no authorization_endpoint");
         }
-        String state = random();
-        String nonce = random();
-        String verifier = random() + random(); // 86 characters, within PKCE's 43 to 128
+        String state = Hashes.random();
+        String nonce = Hashes.random();
+        String verifier = Hashes.random() + Hashes.random(); // 86 characters, within PKCE's 43 to 128
         Map<String, String> query = new LinkedHashMap<>();
         query.put("response_type", "code");
         query.put("client_id", clientId);
@@ -145,7 +143,7 @@ public class OidcCodeFlow {
         query.put("scope", "openid profile email");
         query.put("state", state);
         query.put("nonce", nonce);
-        query.put("code_challenge", codeChallenge(verifier));
+        query.put("code_challenge", Hashes.codeChallenge(verifier));
         query.put("code_challenge_method", "S256");
         String endpoint = discovery.authorizationEndpoint().toString();
         String url = endpoint + (endpoint.contains("?") ? "&" : "?") + form(query);
@@ -241,22 +239,6 @@ public class OidcCodeFlow {
                     clip(error)));
         }
         return idToken.getString();
-    }
-
-    /** The PKCE {@code S256} challenge of a code verifier (RFC 7636, 4.2). */
-    public static String codeChallenge(String verifier) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(verifier.getBytes(StandardCharsets.US_ASCII));
-            return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static String random() {
-        byte[] bytes = new byte[32];
-        RANDOM.nextBytes(bytes);
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 
     private static String form(Map<String, String> fields) {

@@ -1,7 +1,10 @@
 package dev.amcp.gateway.tools.boundary;
 
 import dev.amcp.gateway.platform.control.JsonSupport;
+import dev.amcp.gateway.platform.entity.InvalidInputException;
+import dev.amcp.gateway.platform.entity.Message;
 import dev.amcp.gateway.tools.control.McpUpstreams;
+import dev.amcp.gateway.tools.control.UpstreamAccounts;
 import dev.amcp.gateway.tools.entity.McpTool;
 import dev.amcp.gateway.tools.entity.UpstreamServerRequest;
 import dev.amcp.gateway.workspace.boundary.Authenticated;
@@ -20,8 +23,10 @@ import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -42,7 +47,16 @@ public class UpstreamServerResource {
     @Inject
     McpUpstreams upstreams;
 
-    /** {@code {"server", "name", "url", "prefix"?, "credential"?, "upstream"?}} */
+    @Inject
+    UpstreamAccounts accounts;
+
+    @Context
+    UriInfo uri;
+
+    /**
+     * {@code {"server", "name", "url", "prefix"?, "credential"?, "upstream"?, "accounts"?}}; {@code accounts} is
+     * {@code true} or {@code {"clientId"?, "clientSecret"?, "scope"?}} for a server where each person uses their own account.
+     */
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Response register(String body) {
@@ -50,8 +64,51 @@ public class UpstreamServerResource {
         UpstreamServerRequest request = new UpstreamServerRequest(JsonSupport.stringField(json, "server", null),
                 JsonSupport.stringField(json, "name", null), JsonSupport.stringField(json, "url", null),
                 JsonSupport.stringField(json, "prefix", null), JsonSupport.stringField(json, "credential", null),
-                JsonSupport.stringField(json, "upstream", null));
-        return Response.status(Response.Status.CREATED).entity(upstreams.register(caller.get(), request).toString()).build();
+                JsonSupport.stringField(json, "upstream", null), personalAccounts(json));
+        String base = uri.getBaseUri().toString();
+        return Response.status(Response.Status.CREATED).entity(upstreams.register(caller.get(), request, base).toString()).build();
+    }
+
+    /** {@code accounts}: absent or false for a shared server, true or an object for personal accounts. */
+    private static UpstreamServerRequest.PersonalAccounts personalAccounts(JsonObject json) {
+        JsonValue value = json.get("accounts");
+        if (value == null || value == JsonValue.NULL || value == JsonValue.FALSE) {
+            return null;
+        }
+        if (value == JsonValue.TRUE) {
+            return new UpstreamServerRequest.PersonalAccounts(null, null, null);
+        }
+        if (!(value instanceof JsonObject accounts)) {
+            throw new InvalidInputException(Message.of("problem.upstreamServer.accounts",
+                    "accounts must be true or an object with clientId, clientSecret and scope"));
+        }
+        return new UpstreamServerRequest.PersonalAccounts(JsonSupport.stringField(accounts, "clientId", null),
+                JsonSupport.stringField(accounts, "clientSecret", null), JsonSupport.stringField(accounts, "scope", null));
+    }
+
+    /** Who connected an account at a per-person server: no token, only who and when (admins). */
+    @GET
+    @Path("{id}/accounts")
+    public String accounts(@PathParam("id") long id) {
+        JsonArrayBuilder list = JsonSupport.JSON.createArrayBuilder();
+        accounts.accounts(caller.get(), id).forEach(a -> list.add(a.toJson()));
+        return JsonSupport.JSON.createObjectBuilder().add("accounts", list).build().toString();
+    }
+
+    /** The caller disconnects their own account at a per-person server. */
+    @DELETE
+    @Path("{id}/accounts/me")
+    public Response disconnect(@PathParam("id") long id) {
+        accounts.disconnect(caller.get(), id);
+        return Response.noContent().build();
+    }
+
+    /** An admin revokes a person's account at a per-person server. */
+    @DELETE
+    @Path("{id}/accounts/{userId: [0-9]+}")
+    public Response revoke(@PathParam("id") long id, @PathParam("userId") long userId) {
+        accounts.revoke(caller.get(), id, userId);
+        return Response.noContent().build();
     }
 
     @GET

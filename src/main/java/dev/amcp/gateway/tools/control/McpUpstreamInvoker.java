@@ -45,6 +45,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.logging.Logger;
@@ -90,6 +91,9 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
     UpstreamCredentials credentials;
 
     @Inject
+    UpstreamAccounts accounts;
+
+    @Inject
     Settings settings;
 
     @Inject
@@ -98,14 +102,23 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
     @Resource
     ManagedExecutorService executor;
 
-    private final Map<Long, Connection> connections = new ConcurrentHashMap<>();
+    /** Open clients: one per upstream, and one per person at a per-person upstream. */
+    private final Map<ConnectionKey, Connection> connections = new ConcurrentHashMap<>();
     /** Calls in flight by the caller's request key, for cancellation. */
     private final Map<String, InFlight> inFlight = new ConcurrentHashMap<>();
     /** The caller's context by the progress token sent upstream, for relaying progress. */
     private final Map<String, CallContext> progress = new ConcurrentHashMap<>();
 
-    /** An open client to one upstream, with the transport that remembers which request id carried which token. */
-    record Connection(long upstreamId, String url, McpAsyncClient client, RecordingTransport transport, String workspaceUpstream) {}
+    /**
+     * An open client to one upstream, with the transport that remembers which request id carried which token. At a
+     * per-person upstream, {@code bearer} holds the person's access token as last checked on the calling thread
+     * ({@link UpstreamAccounts#bearer}); the SDK's requests read it from its own threads.
+     */
+    record Connection(ConnectionKey key, String url, McpAsyncClient client, RecordingTransport transport, String workspaceUpstream,
+                      AtomicReference<String> bearer) {}
+
+    /** A connection's upstream, and its person at a per-person upstream (else null). */
+    record ConnectionKey(long upstreamId, Long userId) {}
 
     /** Where an upstream server's requests go (checked when the connection opens) and the header each request carries. */
     private record Route(CheckedUpstream checked, Supplier<Optional<Map.Entry<String, String>>> header) {}
@@ -146,7 +159,9 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
         long upstreamId = mapping.getJsonNumber("upstreamId").longValue();
         Connection connection;
         try {
-            connection = connection(upstreamId, tool.getWorkspaceId());
+            connection = connection(upstreamId, tool.getWorkspaceId(), caller);
+        } catch (UpstreamAccounts.AccountNeeded e) {
+            return ToolResult.error("Tool '" + tool.getName() + "' needs your own account: " + e.getMessage());
         } catch (InvalidInputException e) {
             return ToolResult.error("Tool '" + tool.getName() + "' cannot call its upstream MCP server: " + e.problem().english());
         } catch (RuntimeException e) {
@@ -223,7 +238,7 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
         if (cause instanceof TimeoutException || cause != null && cause.getCause() instanceof TimeoutException) {
             return ToolResult.error("The upstream MCP server did not answer within " + timeoutMs() + " ms (" + TIMEOUT_SETTING + ")");
         }
-        close(connection.upstreamId()); // the session may be gone; the next call opens a new one
+        close(connection.key()); // the session may be gone; the next call opens a new one
         return ToolResult.error("The upstream MCP server is unreachable (" + reason(cause) + ")");
     }
 
@@ -255,9 +270,12 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
 
     // ---- discovery ----
 
-    /** Every tool the upstream lists, page by page, over a connection of its own that is closed afterwards. */
-    public List<McpSchema.Tool> listTools(UpstreamServer upstream) {
-        Connection connection = open(upstream, false);
+    /**
+     * Every tool the upstream lists, page by page, over a connection of its own that is closed afterwards; at a
+     * per-person upstream with that person's access token ({@code bearer}).
+     */
+    public List<McpSchema.Tool> listTools(UpstreamServer upstream, String bearer) {
+        Connection connection = open(upstream, false, null, bearer);
         try {
             List<McpSchema.Tool> tools = new ArrayList<>();
             String cursor = null;
@@ -280,8 +298,10 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
 
     // ---- connections ----
 
-    private Connection connection(long upstreamId, long workspaceId) {
-        Connection open = connections.get(upstreamId);
+    /** The open client for this call; at a per-person upstream the caller's own, with their token checked just now. */
+    private Connection connection(long upstreamId, long workspaceId, Caller caller) throws UpstreamAccounts.AccountNeeded {
+        ConnectionKey shared = new ConnectionKey(upstreamId, null);
+        Connection open = connections.get(shared);
         if (open != null) {
             return open;
         }
@@ -289,12 +309,27 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
         if (upstream == null || upstream.getWorkspaceId() != workspaceId) {
             throw new IllegalStateException("the upstream server was deleted");
         }
-        return connections.computeIfAbsent(upstreamId, id -> open(upstream, true));
+        if (!upstream.isPerPerson()) {
+            return connections.computeIfAbsent(shared, key -> open(upstream, true, key, null));
+        }
+        String bearer = accounts.bearer(caller, upstream); // the one place a token is read, on this thread, in a transaction
+        Connection personal = connections.computeIfAbsent(new ConnectionKey(upstreamId, caller.userId()), key -> open(upstream, true, key, bearer));
+        personal.bearer().set(bearer);
+        return personal;
     }
 
-    /** Closes the client of an upstream (deleted, changed, or broken); the next call opens a new one. */
+    /** Closes every client of an upstream (deleted, changed, or broken); the next call opens a new one. */
     public void close(long upstreamId) {
-        Connection connection = connections.remove(upstreamId);
+        List.copyOf(connections.keySet()).stream().filter(k -> k.upstreamId() == upstreamId).forEach(this::close);
+    }
+
+    /** Closes one person's client of a per-person upstream (disconnected); the next call finds no account. */
+    public void close(long upstreamId, long userId) {
+        close(new ConnectionKey(upstreamId, userId));
+    }
+
+    private void close(ConnectionKey key) {
+        Connection connection = connections.remove(key);
         if (connection != null) {
             connection.client().close();
         }
@@ -311,21 +346,29 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
      * the calls). Else the operator's rule: the credential under its own base, and the operator's grant of every base
      * the URL is under, asked again per request so a revoked grant counts at once.
      */
-    private Route route(UpstreamServer upstream) {
+    private Route route(UpstreamServer upstream, AtomicReference<String> bearer) {
         long workspaceId = upstream.getWorkspaceId();
         String name = upstream.getUpstream();
+        Supplier<Optional<Map.Entry<String, String>>> personal = () -> Optional.of(Map.entry("Authorization", "Bearer " + bearer.get()));
         if (name != null) {
             UpstreamDirectory.UpstreamRef ref = workspaceUpstream(workspaceId, name);
             CheckedUpstream checked = upstreams.resolveForWorkspaceCall(uri(ref.base() + upstream.getUrl()), ref.base(), directory.egressRules());
-            return new Route(checked, () -> credentials.header(workspaceUpstream(workspaceId, name)));
+            return new Route(checked, upstream.isPerPerson() ? personal : () -> credentials.header(workspaceUpstream(workspaceId, name)));
         }
         URI target = uri(upstreams.expandBases(upstream.getUrl()));
         String credential = upstream.getCredential();
         upstreams.checkOperatorUpstream(target, credential, directory.grants(workspaceId));
         return new Route(upstreams.resolveForCall(target), () -> {
             upstreams.checkOperatorUpstream(target, credential, directory.grants(workspaceId));
-            return credential == null ? Optional.empty() : Optional.of(credentials.header(credential));
+            return upstream.isPerPerson() ? personal.get() : credential == null ? Optional.empty() : Optional.of(credentials.header(credential));
         });
+    }
+
+    /** The URL of an upstream server as its sign-in discovery starts from: checked at save, expanded. */
+    URI resource(UpstreamServer upstream) {
+        String name = upstream.getUpstream();
+        return name == null ? uri(upstreams.expandBases(upstream.getUrl()))
+                : uri(workspaceUpstream(upstream.getWorkspaceId(), name).base() + upstream.getUrl());
     }
 
     private UpstreamDirectory.UpstreamRef workspaceUpstream(long workspaceId, String name) {
@@ -341,8 +384,12 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
         }
     }
 
-    private Connection open(UpstreamServer upstream, boolean watch) {
-        Route route = route(upstream);
+    private Connection open(UpstreamServer upstream, boolean watch, ConnectionKey key, String bearer) {
+        AtomicReference<String> personal = upstream.isPerPerson() ? new AtomicReference<>(bearer) : null;
+        if (personal != null && bearer == null) {
+            throw new IllegalArgumentException("it acts with each person's own account, and none was given");
+        }
+        Route route = route(upstream, personal);
         CheckedUpstream checked = route.checked();
         URI pinned = checked.pinnedUri();
         String base = pinned.getScheme() + "://" + pinned.getRawAuthority();
@@ -383,7 +430,8 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
             client.close();
             throw new IllegalArgumentException(reason(e), e);
         }
-        return new Connection(upstreamId, upstream.getUrl(), client, recording, upstream.getUpstream());
+        return new Connection(key == null ? new ConnectionKey(upstreamId, null) : key, upstream.getUrl(), client, recording,
+                upstream.getUpstream(), personal);
     }
 
     private static HttpClient.Builder clientBuilder(CheckedUpstream checked) {

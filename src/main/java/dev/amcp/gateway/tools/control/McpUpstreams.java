@@ -33,6 +33,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -74,12 +75,21 @@ public class McpUpstreams {
     @Inject
     McpUpstreamInvoker invoker;
 
+    @Inject
+    UpstreamAccounts accounts;
+
     /** What applying a refresh did, by tool name. */
     public record Applied(List<String> created, List<String> updated, List<String> skipped, List<String> removed) {}
 
-    /** Registers an upstream and creates its tools; answers {@code {"id", "tools", "skipped"}}. All or nothing. */
+    /**
+     * Registers an upstream and creates its tools; answers {@code {"id", "tools", "skipped"}}. All or nothing. A
+     * per-person upstream ({@code accounts}) gets its sign-in set up instead, and its tools once an admin connects
+     * their own account there ({@link #listFirstTime}); the answer then says where to connect ({@code "connect"}).
+     *
+     * @param gatewayBase where the request reached the gateway (scheme, host, port, context root), for the redirect URI
+     */
     @RequiresCapability(Capability.ADMIN)
-    public JsonObject register(Caller caller, UpstreamServerRequest request) {
+    public JsonObject register(Caller caller, UpstreamServerRequest request, String gatewayBase) {
         McpServerConfig server = request.server() == null ? null : workspaces.findServer(caller.workspaceId(), request.server()).orElse(null);
         if (server == null) {
             throw problem("problem.tool.server", "Choose a server of this workspace");
@@ -111,11 +121,35 @@ public class McpUpstreams {
             }
             upstreams.checkOperatorUpstream(target, credential, directory.grants(caller.workspaceId()));
         }
+        if (request.accounts() != null && credential != null) {
+            throw problem("problem.upstreamServer.personalCredential", "with personal accounts each person''s own token is sent: leave credential out");
+        }
         UpstreamServer upstream = new UpstreamServer(caller.workspaceId(), server.getId(), name, url, prefix, credential,
                 workspaceUpstream, caller.username() == null ? "?" : caller.username());
         em.persist(upstream);
         em.flush(); // the id the tools' mappings name
-        List<McpSchema.Tool> listed = discover(upstream);
+        if (request.accounts() != null) {
+            accounts.setUp(caller, upstream, invoker.resource(upstream), request.accounts(), accounts.redirectUri(gatewayBase));
+            return JsonSupport.JSON.createObjectBuilder().add("id", upstream.getId()).add("tools", JsonValue.EMPTY_JSON_ARRAY)
+                    .add("skipped", JsonValue.EMPTY_JSON_ARRAY).add("connect", accounts.connectUrl(upstream)).build();
+        }
+        return createTools(caller, upstream, server, discover(upstream, null));
+    }
+
+    /**
+     * The first listing of a per-person upstream, with the account the admin just connected there: its tools are
+     * created as registration creates them. Answers nothing when it was listed before.
+     */
+    @RequiresCapability(Capability.ADMIN)
+    public Optional<JsonObject> listFirstTime(Caller caller, long id) {
+        UpstreamServer upstream = find(caller, id);
+        if (upstream.getRefreshedAt() != null) {
+            return Optional.empty();
+        }
+        return Optional.of(createTools(caller, upstream, workspaces.server(upstream.getServerId()), discover(upstream, caller)));
+    }
+
+    private JsonObject createTools(Caller caller, UpstreamServer upstream, McpServerConfig server, List<McpSchema.Tool> listed) {
         JsonArrayBuilder created = JsonSupport.JSON.createArrayBuilder();
         JsonArrayBuilder skipped = JsonSupport.JSON.createArrayBuilder();
         for (McpSchema.Tool tool : listed) {
@@ -169,8 +203,12 @@ public class McpUpstreams {
                 .add("prefix", upstream.getPrefix())
                 .add("credential", upstream.getCredential() == null ? JsonValue.NULL : JsonSupport.JSON.createValue(upstream.getCredential()))
                 .add("upstream", upstream.getUpstream() == null ? JsonValue.NULL : JsonSupport.JSON.createValue(upstream.getUpstream()))
+                .add("perPerson", upstream.isPerPerson())
                 .add("listChanged", upstream.isListChanged()).add("pending", upstream.getPending() != null)
                 .add("refreshedAt", upstream.getRefreshedAt() == null ? JsonValue.NULL : JsonSupport.JSON.createValue(upstream.getRefreshedAt().toString()));
+        if (upstream.isPerPerson()) {
+            b.add("connect", accounts.connectUrl(upstream));
+        }
         return b.add("tools", list).build();
     }
 
@@ -188,23 +226,26 @@ public class McpUpstreams {
     /** Lists the upstream's tools now and stages the diff against the tools it has; answers the preview. */
     @RequiresCapability(Capability.ADMIN)
     public JsonObject refresh(Caller caller, long id) {
-        return stage(find(caller, id), false);
+        return stage(find(caller, id), false, caller);
     }
 
-    /** Stages a refresh without a caller (schedule, {@code list_changed}); an upstream gone or unreachable is left as it is. */
+    /**
+     * Stages a refresh without a caller (schedule, {@code list_changed}); an upstream gone or unreachable is left as it
+     * is. A per-person upstream lists its tools only to a person, so only an admin's refresh stages one.
+     */
     public void stage(long id, boolean listChanged) {
         UpstreamServer upstream = em.find(UpstreamServer.class, id);
-        if (upstream != null) {
-            stage(upstream, listChanged);
+        if (upstream != null && !upstream.isPerPerson()) {
+            stage(upstream, listChanged, null);
         }
     }
 
-    private JsonObject stage(UpstreamServer upstream, boolean listChanged) {
+    private JsonObject stage(UpstreamServer upstream, boolean listChanged, Caller caller) {
         McpServerConfig server = workspaces.server(upstream.getServerId());
         Map<String, McpTool> current = toolsOf(upstream).stream().collect(Collectors.toMap(t -> t.getEndpointMapping().getString("tool"), t -> t));
         JsonArrayBuilder rows = JsonSupport.JSON.createArrayBuilder();
         Set<String> listedNames = new java.util.HashSet<>();
-        for (McpSchema.Tool tool : discover(upstream)) {
+        for (McpSchema.Tool tool : discover(upstream, caller)) {
             listedNames.add(tool.name());
             McpTool existing = current.get(tool.name());
             ToolDraft draft = draft(upstream, server, tool, existing);
@@ -330,9 +371,13 @@ public class McpUpstreams {
 
     // ---- helpers ----
 
-    private List<McpSchema.Tool> discover(UpstreamServer upstream) {
+    /** The upstream's tools; a per-person upstream's as the caller's own account sees them. */
+    private List<McpSchema.Tool> discover(UpstreamServer upstream, Caller caller) {
         try {
-            return invoker.listTools(upstream);
+            return invoker.listTools(upstream, upstream.isPerPerson() ? accounts.bearer(caller, upstream) : null);
+        } catch (UpstreamAccounts.AccountNeeded e) {
+            throw problem("problem.upstreamServer.accountNeeded", "Listing the tools of {0} needs your own account there: connect it at {1}",
+                    upstream.getName(), e.connectUrl());
         } catch (InvalidInputException e) {
             throw e;
         } catch (RuntimeException e) {

@@ -15,7 +15,7 @@ import java.time.Instant;
 /**
  * An upstream MCP server (Streamable HTTP) registered in a workspace: its tools are ordinary tool rows of
  * {@code serverId} (method {@code MCP}, mapping {@code {"upstreamId", "tool"}}). {@code credential} names an operator
- * credential, never a secret; {@code pending} is the last refresh's diff, kept until an admin applies it.
+ * credential, never a secret; {@code perPerson} says each caller's own account is used instead; {@code pending} is the last refresh's diff, kept until an admin applies it.
  */
 @Entity
 @Table(name = "upstream_servers")
@@ -55,6 +55,10 @@ public class UpstreamServer {
 
     @Column(name = "list_changed", nullable = false)
     private boolean listChanged;
+
+    /** Calls go with each person's own account ({@link UpstreamAccount}), never with a shared credential. */
+    @Column(name = "per_person", nullable = false)
+    private boolean perPerson;
 
     @Column(name = "created_by", nullable = false)
     private String createdBy;
@@ -96,4 +100,6 @@ public class UpstreamServer {
     public Instant getCreatedAt() { return createdAt; }
     public Instant getRefreshedAt() { return refreshedAt; }
     public void setRefreshedAt(Instant refreshedAt) { this.refreshedAt = refreshedAt; }
+    public boolean isPerPerson() { return perPerson; }
+    public void setPerPerson(boolean perPerson) { this.perPerson = perPerson; }
 }

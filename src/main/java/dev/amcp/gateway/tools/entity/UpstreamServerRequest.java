@@ -5,5 +5,24 @@ package dev.amcp.gateway.tools.entity;
  * optional tool-name prefix, and how it is reached. Either {@code upstream} names one of the workspace's upstreams
  * ({@code url} is then a path under its base, and its own credential is sent), or {@code url} is a full URL (which may
  * start with an operator's {@code ${AMCP_UPSTREAM_<NAME>}} base) with an optional operator {@code credential} name.
+ * With {@code accounts}, no shared credential goes: each person calls with their own account there.
  */
-public record UpstreamServerRequest(String server, String name, String url, String prefix, String credential, String upstream) {}
+public record UpstreamServerRequest(String server, String name, String url, String prefix, String credential, String upstream,
+                                    PersonalAccounts accounts) {
+
+    public UpstreamServerRequest(String server, String name, String url, String prefix, String credential, String upstream) {
+        this(server, name, url, prefix, credential, upstream, null);
+    }
+
+    /**
+     * Each person connects their own account (OAuth authorization code with PKCE). {@code clientId} and
+     * {@code clientSecret} are a client the admin registered at the server's authorization server (both null: the
+     * gateway registers itself dynamically); {@code scope} is what to ask for (null: what the server says it supports).
+     */
+    public record PersonalAccounts(String clientId, String clientSecret, String scope) {
+        @Override
+        public String toString() {
+            return "PersonalAccounts[" + clientId + ", " + scope + "]"; // never the secret
+        }
+    }
+}
