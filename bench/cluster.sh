@@ -433,6 +433,8 @@ restart() {
   [ -s "$CLUSTER_DIR/start.env" ] || die "no target/cluster/start.env: run bench/cluster.sh start first"
   # shellcheck disable=SC1091
   source "$CLUSTER_DIR/start.env"
+  # the ports derived from CLUSTER_PORT, as `start` had them (this call's environment may not name it)
+  STATS_PORT=$((CLUSTER_PORT + 90)); ONE_NODE_PORT=$((CLUSTER_PORT + 3))
   alive "$PIDS/node-$node.pid" || die "node $node is not running"
   alive "$PIDS/haproxy.pid" || die "haproxy is not running"
   find_wlp

@@ -53,16 +53,20 @@ public final class McpHttp {
     }
 
     public static McpSyncClient sdkClient(String endpoint, String key, Consumer<io.modelcontextprotocol.spec.McpSchema.ProgressNotification> progress) {
-        HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + System.getProperty("it.http.port", "9180"))
-                .endpoint(endpoint)
-                .httpRequestCustomizer((builder, method, uri, body, context) -> builder.setHeader("Authorization", "Bearer " + key))
-                .build();
-        McpClient.SyncSpec spec = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(30))
-                .initializationTimeout(Duration.ofSeconds(30));
+        McpClient.SyncSpec spec = sdkSpec(endpoint, key);
         if (progress != null) {
             spec.progressConsumer(progress);
         }
         return spec.build();
+    }
+
+    /** The official SDK client on this test server's {@code endpoint}, with {@code key}, to be built by the caller. */
+    public static McpClient.SyncSpec sdkSpec(String endpoint, String key) {
+        HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + System.getProperty("it.http.port", "9180"))
+                .endpoint(endpoint)
+                .httpRequestCustomizer((builder, method, uri, body, context) -> builder.setHeader("Authorization", "Bearer " + key))
+                .build();
+        return McpClient.sync(transport).requestTimeout(Duration.ofSeconds(30)).initializationTimeout(Duration.ofSeconds(30));
     }
 
     /**

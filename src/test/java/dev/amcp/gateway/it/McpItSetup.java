@@ -42,6 +42,16 @@ public class McpItSetup {
     @Inject
     Store store;
 
+    @Inject
+    dev.amcp.gateway.workspace.control.FirstOperator firstOperator;
+
+    /** The tests' operator ({@link Operators#API_KEY}), unless the instance has one already, for the operator's REST calls. */
+    @POST
+    @Path("operator")
+    public void operator() {
+        firstOperator.createUnlessOneExists(Operators.USERNAME, Operators.PASSWORD, Operators.API_KEY);
+    }
+
     /** Writes what no service offers yet (a code tool), in its own transaction. */
     @jakarta.enterprise.context.ApplicationScoped
     @Transactional

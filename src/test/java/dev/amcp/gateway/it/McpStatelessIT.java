@@ -247,11 +247,19 @@ class McpStatelessIT {
         assertTrue(r.statusCode() == 200 || r.statusCode() == 201, r.statusCode() + " " + r.body());
     }
 
-    /** An open {@code subscriptions/listen} stream, read line by line on the HTTP client's thread. */
+    /**
+     * An open tool list stream, read line by line on the HTTP client's thread: a 2026-07-28 {@code subscriptions/listen}
+     * stream, or a session's standalone {@code GET} stream.
+     */
     static final class Listener implements AutoCloseable {
         private final BlockingQueue<JsonObject> messages = new LinkedBlockingQueue<>();
         private final CompletableFuture<HttpResponse<Stream<String>>> response;
         private final java.util.concurrent.atomic.AtomicReference<Stream<String>> lines = new java.util.concurrent.atomic.AtomicReference<>();
+        /** Completes with the first line the server sent, or at the end of a stream without any. */
+        private final CompletableFuture<String> first = new CompletableFuture<>();
+        /** Completes when the server ended the stream. */
+        private final CompletableFuture<Void> ended = new CompletableFuture<>();
+        private volatile boolean closed;
 
         private Listener(CompletableFuture<HttpResponse<Stream<String>>> response) {
             this.response = response;
@@ -264,22 +272,54 @@ class McpStatelessIT {
         /** A stream on the MCP endpoint at {@code url} (any node's). */
         static Listener openAt(String url, String key, int id) {
             String body = McpHttp.request(id, "subscriptions/listen", "{" + META + ",\"notifications\":{\"toolsListChanged\":true}}");
-            CompletableFuture<HttpResponse<Stream<String>>> response = McpHttp.HTTP.sendAsync(
-                    HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
-                            .header("Accept", "application/json, text/event-stream").header("Authorization", "Bearer " + key)
-                            .header("MCP-Protocol-Version", V).header("Mcp-Method", "subscriptions/listen")
-                            .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofLines());
-            Listener listener = new Listener(response);
-            response.thenAcceptAsync(r -> {
+            return read(HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
+                    .header("Accept", "application/json, text/event-stream").header("Authorization", "Bearer " + key)
+                    .header("MCP-Protocol-Version", V).header("Mcp-Method", "subscriptions/listen")
+                    .POST(HttpRequest.BodyPublishers.ofString(body)).build());
+        }
+
+        /** The standalone SSE stream of a 2025-11-25 session on the MCP endpoint at {@code url}, as a client opens it. */
+        static Listener openGet(String url, String key, String session) {
+            return read(HttpRequest.newBuilder(URI.create(url)).header("Accept", "text/event-stream")
+                    .header("Authorization", "Bearer " + key).header("Mcp-Session-Id", session)
+                    .header("MCP-Protocol-Version", McpHttp.LATEST).GET().build());
+        }
+
+        private static Listener read(HttpRequest request) {
+            Listener listener = new Listener(McpHttp.HTTP.sendAsync(request, HttpResponse.BodyHandlers.ofLines()));
+            listener.response.thenAcceptAsync(r -> {
                 listener.lines.set(r.body());
+                if (listener.closed) { // closed before the answer came: close() found no stream to end
+                    r.body().close();
+                }
                 try {
-                    r.body().filter(line -> line.startsWith("data: "))
+                    r.body().peek(listener.first::complete).filter(line -> line.startsWith("data: "))
                             .forEach(line -> listener.messages.add(McpHttp.parse(line.substring(6)).asJsonObject()));
                 } catch (RuntimeException closed) {
                     // close() ended the stream
                 }
+                listener.first.complete(null);
+                listener.ended.complete(null);
             });
             return listener;
+        }
+
+        /** The answer's status and headers (the body is this stream). */
+        HttpResponse<Stream<String>> response() throws Exception {
+            return response.get(10, TimeUnit.SECONDS);
+        }
+
+        /**
+         * Waits for the first line the server sent: on a session's stream a comment, sent once the stream watches the
+         * caller's tool list, so that a change made from here on is reported.
+         */
+        String firstLine() throws Exception {
+            return first.get(10, TimeUnit.SECONDS);
+        }
+
+        /** Waits for the server to end the stream. */
+        void awaitEnd() throws Exception {
+            ended.get(10, TimeUnit.SECONDS);
         }
 
         JsonObject next() throws InterruptedException {
@@ -294,6 +334,7 @@ class McpStatelessIT {
 
         @Override
         public void close() {
+            closed = true;
             Stream<String> open = lines.get();
             if (open != null) {
                 open.close();

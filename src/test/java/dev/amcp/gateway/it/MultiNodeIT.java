@@ -83,7 +83,8 @@ class MultiNodeIT {
         env.put("DB_PASSWORD", dbPassword());
         env.put("CLUSTER_PORT", String.valueOf(PORT));
         env.put("AMCP_DEMO_API_KEY", DEMO_KEY);
-        // A listen stream looks again on its own only every minute, so a change it reports in time came from the other node.
+        // A tool list stream (listen or GET) looks again on its own only every minute, so a change it reports in time came
+        // from the other node.
         env.put("AMCP_MCP_LISTEN_POLL_MS", "60000");
         env.put("AMCP_LICENSE_EXTRA_TRUSTED_KEYS", TestLicenses.TEST_PUBLIC_KEY); // the approval test writes, an Enterprise feature
         env.put("AMCP_UPSTREAM_REFRESH_MINUTES", "1"); // scheduled work, to see that one node at a time does it
@@ -284,17 +285,44 @@ class MultiNodeIT {
         String tool = "mn_listen_" + UUID.randomUUID().toString().substring(0, 8);
         try (McpStatelessIT.Listener listener = McpStatelessIT.Listener.openAt(NODE_B + "/mcp/demo", DEMO_KEY, 9)) {
             assertEquals("notifications/subscriptions/acknowledged", listener.next().getString("method"));
-            send(NODE_A, "POST", "/api/tools", DEMO_KEY, "{\"server\":\"demo\",\"name\":\"" + tool
-                    + "\",\"endpointMapping\":{\"method\":\"GET\",\"url\":\"${AMCP_UPSTREAM_DEMO}/customers/1\"}}", 201);
-            long saved = System.nanoTime();
-            var changed = listener.poll(10_000);
-            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - saved);
-            assertTrue(changed != null, "node b's listen stream tells of the tool saved on node a");
+            var changed = saveOnNodeA(tool, listener, "listen stream");
             assertEquals("notifications/tools/list_changed", changed.getString("method"), changed.toString());
             assertEquals(9, changed.getJsonObject("params").getJsonObject("_meta").getInt("io.modelcontextprotocol/subscriptionId"));
-            System.out.printf("[multinode-it] a tool saved on node a reached a listen stream on node b after %d ms%n", millis);
-            assertTrue(millis <= 2000, "within 2 s, not at the stream's own look a minute later: " + millis + " ms");
         }
+    }
+
+    /**
+     * A tool saved on node a reaches a 2025-11-25 session's standalone {@code GET} event stream held by node b at once, as
+     * it reaches a listen stream (above): the stream looks again on its own only every minute here.
+     */
+    @Test
+    void aToolSavedOnOneNodeReachesASessionEventStreamOnTheOther() throws Exception {
+        String tool = "mn_get_" + UUID.randomUUID().toString().substring(0, 8);
+        HttpResponse<String> init = mcp(NODE_B, null, McpHttp.initialize(McpHttp.LATEST));
+        assertEquals(200, init.statusCode(), init.body());
+        String session = init.headers().firstValue("Mcp-Session-Id").orElseThrow();
+        try (McpStatelessIT.Listener stream = McpStatelessIT.Listener.openGet(NODE_B + "/mcp/demo", DEMO_KEY, session)) {
+            assertEquals(200, stream.response().statusCode(), "node b opens the session's event stream");
+            assertEquals(":", stream.firstLine(), "the stream watches the tool list from here on");
+            var changed = saveOnNodeA(tool, stream, "session's GET event stream");
+            assertEquals("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}", changed.toString());
+        }
+    }
+
+    /**
+     * Saves a tool on node a and answers the first message node b's {@code stream} sends after it, which must come within
+     * 2 s: the streams' own look is a minute away here, so only node a's change event can make it.
+     */
+    static jakarta.json.JsonObject saveOnNodeA(String tool, McpStatelessIT.Listener stream, String kind) throws Exception {
+        send(NODE_A, "POST", "/api/tools", DEMO_KEY, "{\"server\":\"demo\",\"name\":\"" + tool
+                + "\",\"endpointMapping\":{\"method\":\"GET\",\"url\":\"${AMCP_UPSTREAM_DEMO}/customers/1\"}}", 201);
+        long saved = System.nanoTime();
+        var changed = stream.poll(10_000);
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - saved);
+        assertTrue(changed != null, "node b's " + kind + " tells of the tool saved on node a");
+        System.out.printf("[multinode-it] a tool saved on node a reached a %s on node b after %d ms%n", kind, millis);
+        assertTrue(millis <= 2000, "within 2 s, not at the stream's own look a minute later: " + millis + " ms");
+        return changed;
     }
 
     /** A 2025-11-25 session that node a started goes on at node b: the session id is a signed token, not node state. */

@@ -52,9 +52,10 @@ import java.util.logging.Logger;
  * (413, {@value #MAX_BODY_SETTING}), JSON (-32700 with 400), then {@code MCP-Protocol-Version}: a revision not spoken
  * here is -32022 with 400 and the supported list. The revision is chosen per request: {@code 2026-07-28} goes the
  * stateless way ({@link #stateless}), the older ones keep {@code initialize} and the signed session. Only the wire
- * mapping differs; {@link McpProtocol} and the tool execution beneath are the same. Other methods get 405 (OPTIONS
- * aside): the gateway opens no standalone SSE stream (2026-07-28 clients listen with {@code subscriptions/listen}) and
- * its sessions are stateless tokens that cannot be terminated.
+ * mapping differs; {@link McpProtocol} and the tool execution beneath are the same.
+ *
+ * <p>{@code GET} opens a session's standalone SSE stream ({@link #get}), which tells of tool list changes.
+ * Other methods get 405 (OPTIONS aside), DELETE too: sessions are signed tokens that end on their own.
  *
  * <p>A plain servlet, not a Jakarta REST resource: the endpoint reads raw bytes, checks its own headers and writes its
  * own answers, so the REST dispatch (resource matching, providers, the body-limit filter) only cost a fifth of a tool
@@ -99,6 +100,7 @@ public class McpServlet extends HttpServlet {
     protected void service(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
         switch (request.getMethod()) {
             case "POST" -> send(guarded(() -> post(request)), response);
+            case "GET" -> send(guarded(() -> get(request)), response);
             case "OPTIONS" -> super.service(request, response);
             default -> send(METHOD_NOT_ALLOWED, response);
         }
@@ -123,26 +125,20 @@ public class McpServlet extends HttpServlet {
         if (request.getContentLengthLong() > maxBody) {
             return tooLarge(maxBody);
         }
-        Optional<String> path = slugOf(request);
-        String slug = path.filter(s -> !s.isEmpty()).orElse(null);
-        String authorization = headers.apply("Authorization");
-        BearerAuthenticator.Outcome outcome = bearer.authenticate(authorization, slug == null ? "/mcp" : "/mcp/" + slug);
-        if (!(outcome instanceof BearerAuthenticator.Accepted accepted)) {
-            return refused((BearerAuthenticator.Refused) outcome);
+        Admitted admitted = admit(request, headers);
+        if (admitted.refusal() != null) {
+            return admitted.refusal();
         }
-        Optional<Endpoint> resolved = path.isEmpty() ? Optional.empty() : endpoint(slug, accepted.caller());
-        if (resolved.isEmpty()) {
-            return error(404, McpError.INVALID_REQUEST, "No MCP server '" + clip(path.isEmpty() ? request.getPathInfo().substring(1) : slug)
-                    + "' is available to this key");
-        }
-        Caller caller = resolved.get().caller();
-        String endpoint = resolved.get().path();
-        String title = resolved.get().title();
+        String slug = admitted.slug();
+        String authorization = admitted.authorization();
+        Caller caller = admitted.endpoint().caller();
+        String endpoint = admitted.endpoint().path();
+        String title = admitted.endpoint().title();
         String versionHeader = headers.apply(VERSION_HEADER);
         ProtocolVersion headerVersion = versionHeader == null ? null : ProtocolVersion.of(versionHeader.strip());
         boolean unsupported = versionHeader != null && headerVersion == null; // answered once the body's id is known
         boolean stateless = headerVersion != null && headerVersion.stateless();
-        String credential = accepted.sessionCredential();
+        String credential = admitted.credential();
         String sessionHeader = stateless || unsupported ? null : headers.apply(SESSION_HEADER);
         McpSessions.Session session = null;
         if (sessionHeader != null) {
@@ -180,10 +176,7 @@ public class McpServlet extends HttpServlet {
         }
         if (stateless) {
             return stateless(new Exchange(caller, slug == null, endpoint, title, headerVersion, "-"), headers, parsed, accept,
-                    () -> bearer.authenticate(authorization, endpoint) instanceof BearerAuthenticator.Accepted again
-                            ? endpoint(slug, again.caller()).map(e ->
-                                    new Exchange(e.caller(), slug == null, e.path(), e.title(), ProtocolVersion.V2026_07_28, "-"))
-                            : Optional.empty());
+                    current(authorization, slug, endpoint, ProtocolVersion.V2026_07_28, "-"));
         }
         if (headerVersion == null && metaVersion(parsed) != null) {
             return json(400, JsonRpcMessage.error(McpError.headerMismatch("The " + VERSION_HEADER + " header is required when _meta names "
@@ -227,6 +220,110 @@ public class McpServlet extends HttpServlet {
             return watched(exchange, message);
         }
         return json(200, protocol.answer(exchange, message, null));
+    }
+
+    /**
+     * {@code GET}: the standalone SSE stream of a 2025-03-26 to 2025-11-25 session, which sends
+     * {@code notifications/tools/list_changed} whenever the caller's tool list changes ({@link ToolListSubscriptions},
+     * the loop of the 2026-07-28 listen streams, whose per-node slots it shares). The checks that apply run in POST's
+     * order: Origin (403), API key (401), endpoint (404), session (required here: missing is 400, unknown or expired
+     * 404), Accept without {@code text/event-stream} (406), then {@code MCP-Protocol-Version} (400 if not spoken here;
+     * 2026-07-28, which has no sessions, gets 405).
+     *
+     * <p>A node with every slot taken, or draining, answers 405 with {@code Allow: POST}, not 503: the transport spec
+     * lets a server answer this GET with a stream or 405 only, and clients take 405 as "no stream here, go on with
+     * requests". The official Java SDK client (2.1.0) opens this stream after {@code initialize} once it has a session
+     * id, on 405 goes on without it, and never retries it; on any other error status (503 included) it also goes on
+     * without it, but logs the failure as an error it was handed. It never reopens a stream that ended either (drain,
+     * lifetime), so a draining node cannot draw it into a reconnect loop; a client that does reconnect gets 405 there.
+     * On 404 it drops its session and initializes again, which is why an unknown session stays 404 as for POST.
+     */
+    private Reply get(HttpServletRequest request) {
+        Function<String, String> headers = name -> header(request, name);
+        if (!origins.allows(headers.apply("Origin"))) {
+            return error(403, McpError.INVALID_REQUEST, "Origin not allowed");
+        }
+        Admitted admitted = admit(request, headers);
+        if (admitted.refusal() != null) {
+            return admitted.refusal();
+        }
+        String endpoint = admitted.endpoint().path();
+        String versionHeader = headers.apply(VERSION_HEADER);
+        ProtocolVersion headerVersion = versionHeader == null ? null : ProtocolVersion.of(versionHeader.strip());
+        boolean sessionless = versionHeader != null && (headerVersion == null || headerVersion.stateless());
+        McpSessions.Session session = null;
+        if (!sessionless) {
+            String sessionHeader = headers.apply(SESSION_HEADER);
+            if (sessionHeader == null) {
+                return error(400, McpError.INVALID_REQUEST, "GET opens a session's event stream: send the " + SESSION_HEADER
+                        + " header that initialize returned");
+            }
+            session = sessions.verify(sessionHeader.strip(), admitted.endpoint().caller(), endpoint, admitted.credential()).orElse(null);
+            if (session == null) {
+                return error(404, McpError.INVALID_REQUEST, "Unknown or expired MCP session; initialize again");
+            }
+        }
+        String accept = headers.apply("Accept");
+        if (accept == null || !accept.toLowerCase(Locale.ROOT).contains(SSE)) {
+            return error(406, McpError.INVALID_REQUEST, "Accept must include text/event-stream: GET opens the session's event stream");
+        }
+        if (headerVersion == null && versionHeader != null) {
+            return unsupportedVersion(versionHeader.strip(), JsonValue.NULL);
+        }
+        if (session == null) {
+            return noStream("Protocol revision " + headerVersion.wire() + " has no sessions and no standalone SSE stream; "
+                    + "listen with subscriptions/listen");
+        }
+        Supplier<Optional<Exchange>> current = current(admitted.authorization(), admitted.slug(), endpoint, session.version(),
+                McpSessions.tag(session.id()));
+        return switch (subscriptions.tryOpen()) {
+            case FULL -> noStream("This node serves as many event streams as it may (" + ToolListSubscriptions.MAX_STREAMS_SETTING
+                    + "); requests by POST work, without tool list notifications");
+            case DRAINING -> noStream("This node is draining; open the event stream on another node");
+            case OPEN -> streamed(SSE, out -> subscriptions.serve(out, ToolListSubscriptions.SESSION, current));
+        };
+    }
+
+    /** 405 for a GET this node serves no stream for now; {@code Allow} names what it does serve now. */
+    private static Reply noStream(String message) {
+        return error(405, McpError.INVALID_REQUEST, message).withHeader("Allow", "POST");
+    }
+
+    /**
+     * Who asks, and where: the endpoint's slug ({@code null} for the shared one), the bearer credential and the endpoint
+     * for this caller; or, instead, the refusal (401 or 403 from the bearer check, 404 for no such endpoint).
+     */
+    private record Admitted(String slug, String authorization, String credential, Endpoint endpoint, Reply refusal) {
+        static Admitted refused(Reply refusal) {
+            return new Admitted(null, null, null, null, refusal);
+        }
+    }
+
+    /** The bearer check and the endpoint, as every method that serves an endpoint runs them. */
+    private Admitted admit(HttpServletRequest request, Function<String, String> headers) {
+        Optional<String> path = slugOf(request);
+        String slug = path.filter(s -> !s.isEmpty()).orElse(null);
+        String authorization = headers.apply("Authorization");
+        BearerAuthenticator.Outcome outcome = bearer.authenticate(authorization, slug == null ? "/mcp" : "/mcp/" + slug);
+        if (!(outcome instanceof BearerAuthenticator.Accepted accepted)) {
+            return Admitted.refused(refused((BearerAuthenticator.Refused) outcome));
+        }
+        Optional<Endpoint> resolved = path.isEmpty() ? Optional.empty() : endpoint(slug, accepted.caller());
+        if (resolved.isEmpty()) {
+            return Admitted.refused(error(404, McpError.INVALID_REQUEST, "No MCP server '"
+                    + clip(path.isEmpty() ? request.getPathInfo().substring(1) : slug) + "' is available to this key"));
+        }
+        return new Admitted(slug, authorization, accepted.sessionCredential(), resolved.get(), null);
+    }
+
+    /**
+     * The caller's exchange as of each call, authenticated and scoped again, for a stream that outlives its request;
+     * empty once the key or the endpoint is gone.
+     */
+    private Supplier<Optional<Exchange>> current(String authorization, String slug, String endpoint, ProtocolVersion version, String tag) {
+        return () -> bearer.authenticate(authorization, endpoint) instanceof BearerAuthenticator.Accepted again
+                ? endpoint(slug, again.caller()).map(e -> new Exchange(e.caller(), slug == null, e.path(), e.title(), version, tag))
+                : Optional.empty();
     }
 
     /** Where a request goes: the caller narrowed to the endpoint's scope, the endpoint's path and a human name. */
@@ -316,11 +413,13 @@ public class McpServlet extends HttpServlet {
             return json(400, JsonRpcMessage.error(new McpError(McpError.INVALID_PARAMS,
                     "subscriptions/listen needs params.notifications (an object)", message.id(), 400), message.id()));
         }
-        if (!subscriptions.tryOpen()) {
-            return json(503, JsonRpcMessage.error(message.id(), McpError.INTERNAL_ERROR,
+        return switch (subscriptions.tryOpen()) {
+            case FULL -> json(503, JsonRpcMessage.error(message.id(), McpError.INTERNAL_ERROR,
                     "This node serves as many listen streams as it may (" + ToolListSubscriptions.MAX_STREAMS_SETTING + "); try again later"));
-        }
-        return streamed(SSE, out -> subscriptions.serve(out, message.id(), filter, current));
+            case DRAINING -> json(503, JsonRpcMessage.error(message.id(), McpError.INTERNAL_ERROR,
+                    "This node is draining; listen again (the balancer sends it nothing new)"));
+            case OPEN -> streamed(SSE, out -> subscriptions.serve(out, ToolListSubscriptions.listen(message.id(), filter), current));
+        };
     }
 
     /** -32022 with the revisions spoken here, for a revision this server does not speak (HTTP 400). */
@@ -518,7 +617,8 @@ public class McpServlet extends HttpServlet {
     private static final Reply ACCEPTED = response -> response.setStatus(HttpServletResponse.SC_ACCEPTED);
 
     private static final Reply METHOD_NOT_ALLOWED = bytes(405, JSON, JsonRpcMessage.error(JsonValue.NULL, McpError.INVALID_REQUEST,
-            "Method not allowed: this MCP endpoint takes POST only (no standalone SSE stream)").toString()).withHeader("Allow", "POST");
+            "Method not allowed: this MCP endpoint takes POST, and GET for a session's event stream (sessions end on their own: "
+                    + "no DELETE)").toString()).withHeader("Allow", "GET, POST");
 
     /** The answer to a refused bearer check: its status, its challenge if any, and the message as JSON. */
     private static Reply refused(BearerAuthenticator.Refused refused) {

@@ -22,19 +22,21 @@ import java.util.function.Supplier;
 import java.util.logging.Logger;
 
 /**
- * 2026-07-28 {@code subscriptions/listen} streams. The only notification this gateway offers on them is
- * {@code toolsListChanged}: the stream's first message is the acknowledgement (what was asked for and is honoured),
- * then a {@code notifications/tools/list_changed} follows whenever what this caller would read from {@code tools/list}
- * changes. That covers every admin change that affects the caller: a tool added, edited or deleted, its role's scope,
- * the server's code mode, and a revoked key or a lost server (the stream then ends).
+ * The streams that tell a client of tool list changes, both kinds served by one loop ({@link #serve}): 2026-07-28
+ * {@code subscriptions/listen} streams, and the standalone SSE stream a session of 2025-03-26 to 2025-11-25 opens
+ * with {@code GET /mcp/{server}}. The only notification offered on them is {@code notifications/tools/list_changed},
+ * sent whenever what this caller would read from {@code tools/list} changes. That covers every admin change that
+ * affects the caller: a tool added, edited or deleted, its role's scope, the server's code mode, and a revoked key or
+ * a lost server (the stream then ends). A listen stream's first message is the acknowledgement (what was asked for and
+ * is honoured), each notification carries the subscription id (the listen request's JSON-RPC id), and its last message
+ * is the {@code SubscriptionsListenResult}; a session's stream has no first or last message and sends the 2025 shape.
  *
  * <p>The check is a digest of the caller's tool list, taken again at once when this node sees an access-relevant change
  * ({@link AccessChanges}) and every {@value #POLL_SETTING} ms (default {@value #DEFAULT_POLL_MS}) otherwise, so a change
- * made on another node of a cluster reaches listeners here without any node keeping subscription state. Every
- * notification carries the subscription id, which is the listen request's JSON-RPC id. A stream ends after
- * {@value #MAX_SETTING} seconds (default {@value #DEFAULT_MAX_SECONDS}) or when the server stops or drains
- * ({@link Drain}), with the {@code SubscriptionsListenResult}; the client then listens again. Each open stream holds a request thread, so a
- * node serves at most {@value #MAX_STREAMS_SETTING} of them at once (default {@value #DEFAULT_MAX_STREAMS}).
+ * made on another node of a cluster reaches streams here without any node keeping subscription state. A stream ends
+ * after {@value #MAX_SETTING} seconds (default {@value #DEFAULT_MAX_SECONDS}) or when the server stops or drains
+ * ({@link Drain}). Each open stream holds a request thread, so a node serves at most {@value #MAX_STREAMS_SETTING} of
+ * both kinds together (default {@value #DEFAULT_MAX_STREAMS}), and a draining node opens none.
  */
 @ApplicationScoped
 public class ToolListSubscriptions {
@@ -43,7 +45,7 @@ public class ToolListSubscriptions {
     public static final long DEFAULT_POLL_MS = 5000;
     public static final String MAX_SETTING = "AMCP_MCP_LISTEN_MAX_SECONDS";
     public static final long DEFAULT_MAX_SECONDS = 3600;
-    /** Each open stream holds a request thread, so one node holds at most this many at once (more get 503). */
+    /** Each open stream holds a request thread, so one node holds at most this many at once. */
     public static final String MAX_STREAMS_SETTING = "AMCP_MCP_MAX_LISTEN_STREAMS";
     public static final int DEFAULT_MAX_STREAMS = 64;
     private static final long TICK_MS = 100;
@@ -62,18 +64,32 @@ public class ToolListSubscriptions {
     private volatile boolean stopping;
     private final AtomicInteger open = new AtomicInteger();
 
-    /** Takes one of this node's stream slots; false when all are taken. Give it back with {@link #release()}. */
-    public boolean tryOpen() {
+    /** Whether a new stream may open here. */
+    public enum Admission { OPEN, FULL, DRAINING }
+
+    /**
+     * Takes one of this node's stream slots ({@link Admission#OPEN}; give it back with {@link #release()}); none when
+     * all are taken, or when the node drains: a stream opened there would end at once and its client come straight back.
+     */
+    public Admission tryOpen() {
+        if (stopping || drain.draining()) {
+            return Admission.DRAINING;
+        }
         int max = Math.max(0, settings.getInt(MAX_STREAMS_SETTING, DEFAULT_MAX_STREAMS));
         if (open.incrementAndGet() > max) {
             open.decrementAndGet();
-            return false;
+            return Admission.FULL;
         }
-        return true;
+        return Admission.OPEN;
     }
 
     public void release() {
         open.decrementAndGet();
+    }
+
+    /** Streams open on this node now. */
+    int openStreams() {
+        return open.get();
     }
 
     /** The part of the client's filter this gateway honours: {@code toolsListChanged} only (no prompts or resources). */
@@ -83,20 +99,43 @@ public class ToolListSubscriptions {
     }
 
     /**
-     * Serves one listen stream on the calling thread until the client goes away, its key or endpoint is gone, the
-     * stream's lifetime ends or the server stops; then gives back the slot {@link #tryOpen()} took.
+     * What one kind of stream sends: an opening message or none, the notification of a change (none: the stream watches
+     * nothing and only keeps the connection), and a closing message or none.
+     */
+    public record Frames(JsonObject opening, JsonObject changed, JsonObject closing) {}
+
+    /** A {@code subscriptions/listen} stream: the acknowledgement, notifications with the subscription id, the result. */
+    public static Frames listen(JsonValue subscriptionId, JsonObject filter) {
+        JsonObject honoured = honoured(filter);
+        return new Frames(McpWire.subscriptionAcknowledged(subscriptionId, honoured),
+                honoured.containsKey("toolsListChanged") ? McpWire.toolListChanged(subscriptionId) : null,
+                JsonRpcMessage.result(subscriptionId, McpWire.complete(JsonValue.EMPTY_JSON_OBJECT, McpProtocol.SERVER_INFO,
+                        McpWire.subscriptionMeta(subscriptionId))));
+    }
+
+    /** A session's standalone SSE stream ({@code GET}): bare notifications, nothing before or after them. */
+    public static final Frames SESSION = new Frames(null, McpWire.toolListChanged(), null);
+
+    /**
+     * Serves one stream on the calling thread until the client goes away, its key or endpoint is gone, the stream's
+     * lifetime ends or the server stops or drains; then gives back the slot {@link #tryOpen()} took.
      *
      * @param current the caller's exchange as of now (authenticated and scoped again), empty once it no longer may listen
      */
-    public void serve(OutputStream out, JsonValue subscriptionId, JsonObject filter, Supplier<Optional<Exchange>> current) {
-        JsonObject honoured = honoured(filter);
-        boolean tools = honoured.containsKey("toolsListChanged");
+    public void serve(OutputStream out, Frames frames, Supplier<Optional<Exchange>> current) {
+        boolean tools = frames.changed() != null;
         try {
-            // The list as of the acknowledgement, taken before it is sent: a change the client makes right after
+            // The list as of the stream's start, taken before anything is sent: a change the client makes right after
             // reading the acknowledgement (on this node or another) must differ from it, or it would go unreported.
             long generation = AccessChanges.generation();
             String digest = tools ? current.get().map(protocol::toolListDigest).orElse(null) : null;
-            send(out, McpWire.subscriptionAcknowledged(subscriptionId, honoured));
+            if (frames.opening() != null) {
+                send(out, frames.opening());
+            } else {
+                // a first comment instead: a client that read it knows a change made from now on is reported
+                out.write(HEARTBEAT);
+                out.flush();
+            }
             long lastCheck = System.nanoTime();
             long lastWrite = lastCheck;
             long deadline = lastCheck + TimeUnit.SECONDS.toNanos(Math.max(1, settings.getLong(MAX_SETTING, DEFAULT_MAX_SECONDS)));
@@ -116,20 +155,22 @@ public class ToolListSubscriptions {
                     String latest = protocol.toolListDigest(exchange.get());
                     if (!latest.equals(digest)) {
                         digest = latest;
-                        send(out, McpWire.toolListChanged(subscriptionId));
+                        send(out, frames.changed());
                         lastWrite = now;
                     }
                 }
                 if (now - lastWrite >= heartbeat) {
+                    // a client that went away is noticed here, and its thread and slot freed
                     out.write(HEARTBEAT);
                     out.flush();
                     lastWrite = now;
                 }
             }
-            send(out, JsonRpcMessage.result(subscriptionId,
-                    McpWire.complete(JsonValue.EMPTY_JSON_OBJECT, McpProtocol.SERVER_INFO, McpWire.subscriptionMeta(subscriptionId))));
+            if (frames.closing() != null) {
+                send(out, frames.closing());
+            }
         } catch (IOException | RuntimeException e) {
-            LOG.fine(() -> "MCP listen stream " + subscriptionId + " ended: " + e);
+            LOG.fine(() -> "MCP tool list stream ended: " + e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {

@@ -24,12 +24,13 @@ public final class McpWire {
         }
     }
 
+    /** {@code tools.listChanged}: a session's {@code GET} stream tells of tool list changes. */
     public record InitializeResult(ProtocolVersion protocolVersion, Implementation serverInfo, String instructions) {
         public JsonObject toJson() {
             JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder()
                     .add("protocolVersion", protocolVersion.wire())
                     .add("capabilities", JsonSupport.JSON.createObjectBuilder()
-                            .add("tools", JsonSupport.JSON.createObjectBuilder().add("listChanged", false)))
+                            .add("tools", JsonSupport.JSON.createObjectBuilder().add("listChanged", true)))
                     .add("serverInfo", serverInfo.toJson(protocolVersion));
             if (instructions != null) {
                 b.add("instructions", instructions);
@@ -151,6 +152,11 @@ public final class McpWire {
     public static JsonObject toolListChanged(JsonValue subscriptionId) {
         return JsonRpcMessage.notification("notifications/tools/list_changed", JsonSupport.JSON.createObjectBuilder()
                 .add("_meta", subscriptionMeta(subscriptionId)).build());
+    }
+
+    /** {@code notifications/tools/list_changed} as 2025-03-26 to 2025-11-25 send it (a session's GET stream): no params. */
+    public static JsonObject toolListChanged() {
+        return JsonSupport.JSON.createObjectBuilder().add("jsonrpc", "2.0").add("method", "notifications/tools/list_changed").build();
     }
 
     public static JsonObject subscriptionMeta(JsonValue subscriptionId) {
