@@ -233,6 +233,19 @@ class WorkspaceUpstreamsIT {
         assertFalse(Boolean.TRUE.equals(coded.isError()), String.valueOf(coded.content()));
         assertEquals(7, ((Number) ((Map<?, ?>) coded.structuredContent()).get("id")).intValue());
 
+        // the operator narrows the ceiling: the open connection's next request is refused, not only new connections
+        long rule = ok(send("GET", "/api/egress-rules", Operators.API_KEY, null), 200).getJsonArray("rules").getValuesAs(JsonObject.class)
+                .stream().filter(r -> r.getString("rule").equals("127.0.0.1:" + PORT)).findFirst().orElseThrow().getJsonNumber("id").longValue();
+        assertEquals(204, send("DELETE", "/api/egress-rules/" + rule, Operators.API_KEY, null).statusCode());
+        try (McpSyncClient client = McpHttp.sdkClient("/mcp/demo", a)) {
+            client.initialize();
+            McpSchema.CallToolResult refused = client.callTool(new McpSchema.CallToolRequest("p_customer_get", Map.of("customerId", 7)));
+            assertTrue(Boolean.TRUE.equals(refused.isError()) && String.valueOf(refused.content()).contains("may not be called now")
+                    && String.valueOf(refused.content()).contains("an egress rule lists that address"), String.valueOf(refused.content()));
+        } finally {
+            egressRule("127.0.0.1:" + PORT);
+        }
+
         HttpResponse<String> byName = send("POST", "/api/upstream-servers", b, Json.createObjectBuilder(registration).build().toString());
         assertEquals(400, byName.statusCode(), byName.body());
         assertTrue(byName.body().contains("'partner-mcp' is not an upstream of this workspace"), byName.body());

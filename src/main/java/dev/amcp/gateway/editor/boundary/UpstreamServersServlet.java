@@ -78,7 +78,9 @@ public class UpstreamServersServlet extends EditorServlet {
             JsonObject registered = upstreams.register(caller, new UpstreamServerRequest(blankToNull(form.get("server")), form.get("name"),
                     form.get("url"), form.get("prefix"), blankToNull(form.get("credential")),
                     blankToNull(form.get("upstream")), accounts), EditorRequests.base(request));
-            EditorRequests.flash(request, msg(request, "upstreams.registered", form.get("name"), registered.getJsonArray("tools").size()));
+            EditorRequests.flash(request, registered.containsKey("connect")
+                    ? msg(request, "upstreams.registeredPersonal", form.get("name"))
+                    : msg(request, "upstreams.registered", form.get("name"), registered.getJsonArray("tools").size()));
             List<Message> skipped = registered.getJsonArray("skipped").getValuesAs(JsonObject.class).stream()
                     .map(s -> Message.of("upstreams.skipped", "Skipped {0}: {1}", s.getString("name"), s.getString("reason"))).toList();
             EditorRequests.flashWarnings(request, skipped);

@@ -25,6 +25,7 @@ import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
+import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.annotation.WebServlet;
 import jakarta.servlet.http.HttpServlet;
@@ -61,7 +62,7 @@ import java.util.logging.Logger;
  * own answers, so the REST dispatch (resource matching, providers, the body-limit filter) only cost a fifth of a tool
  * call's CPU (docs/benchmarks.md).
  */
-@WebServlet(name = "amcp-mcp", urlPatterns = {"/mcp", "/mcp/*"})
+@WebServlet(name = "amcp-mcp", urlPatterns = {"/mcp", "/mcp/*"}, asyncSupported = true)
 public class McpServlet extends HttpServlet {
 
     public static final String MAX_BODY_SETTING = "AMCP_MCP_MAX_BODY_BYTES";
@@ -175,7 +176,7 @@ public class McpServlet extends HttpServlet {
             return unsupportedVersion(versionHeader.strip(), idOf(parsed));
         }
         if (stateless) {
-            return stateless(new Exchange(caller, slug == null, endpoint, title, headerVersion, "-"), headers, parsed, accept,
+            return stateless(request, new Exchange(caller, slug == null, endpoint, title, headerVersion, "-"), headers, parsed, accept,
                     current(authorization, slug, endpoint, ProtocolVersion.V2026_07_28, "-"));
         }
         if (headerVersion == null && metaVersion(parsed) != null) {
@@ -280,7 +281,7 @@ public class McpServlet extends HttpServlet {
             case FULL -> noStream("This node serves as many event streams as it may (" + ToolListSubscriptions.MAX_STREAMS_SETTING
                     + "); requests by POST work, without tool list notifications");
             case DRAINING -> noStream("This node is draining; open the event stream on another node");
-            case OPEN -> streamed(SSE, out -> subscriptions.serve(out, ToolListSubscriptions.SESSION, current));
+            case OPEN -> held(request, ToolListSubscriptions.SESSION, current);
         };
     }
 
@@ -345,7 +346,7 @@ public class McpServlet extends HttpServlet {
      * carries its revision and the client's capabilities in {@code _meta}, results say {@code resultType} and who
      * answered, and a method this server lacks is 404. What runs beneath is the same as for every other revision.
      */
-    private Reply stateless(Exchange base, Function<String, String> headers, JsonValue parsed, String accept,
+    private Reply stateless(HttpServletRequest request, Exchange base, Function<String, String> headers, JsonValue parsed, String accept,
                             Supplier<Optional<Exchange>> current) {
         if (parsed.getValueType() == JsonValue.ValueType.ARRAY) {
             return error(400, McpError.INVALID_REQUEST, "JSON-RPC batches are not supported in protocol revision " + base.version().wire());
@@ -384,7 +385,7 @@ public class McpServlet extends HttpServlet {
             return json(e.httpStatus(), JsonRpcMessage.error(e, message.id()));
         }
         if ("subscriptions/listen".equals(message.method())) {
-            return listen(message, current);
+            return listen(request, message, current);
         }
         JsonValue progressToken = progressToken(message);
         if (progressToken != null && accept != null && accept.toLowerCase(Locale.ROOT).contains(SSE)) {
@@ -408,7 +409,7 @@ public class McpServlet extends HttpServlet {
     }
 
     /** {@code subscriptions/listen}: an SSE stream that stays open; see {@link ToolListSubscriptions}. */
-    private Reply listen(JsonRpcMessage message, Supplier<Optional<Exchange>> current) {
+    private Reply listen(HttpServletRequest request, JsonRpcMessage message, Supplier<Optional<Exchange>> current) {
         if (!(message.params().get("notifications") instanceof JsonObject filter)) {
             return json(400, JsonRpcMessage.error(new McpError(McpError.INVALID_PARAMS,
                     "subscriptions/listen needs params.notifications (an object)", message.id(), 400), message.id()));
@@ -418,7 +419,7 @@ public class McpServlet extends HttpServlet {
                     "This node serves as many listen streams as it may (" + ToolListSubscriptions.MAX_STREAMS_SETTING + "); try again later"));
             case DRAINING -> json(503, JsonRpcMessage.error(message.id(), McpError.INTERNAL_ERROR,
                     "This node is draining; listen again (the balancer sends it nothing new)"));
-            case OPEN -> streamed(SSE, out -> subscriptions.serve(out, ToolListSubscriptions.listen(message.id(), filter), current));
+            case OPEN -> held(request, ToolListSubscriptions.listen(message.id(), filter), current);
         };
     }
 
@@ -650,6 +651,31 @@ public class McpServlet extends HttpServlet {
             response.setContentType(contentType);
             response.setContentLength(bytes.length);
             response.getOutputStream().write(bytes);
+        };
+    }
+
+    /**
+     * A tool list stream (a listen stream or a session's GET stream), served asynchronously: its head goes out now and
+     * the request leaves the servlet at once, while {@link ToolListSubscriptions} writes to it from its own thread. A
+     * stream held in {@code service} would hold a request thread, and an application stop or undeploy waits for the
+     * requests in its servlets and filters before it ends anything: a client that keeps its stream open (the Java SDK
+     * client does, and so does the gateway's own client of an upstream that is this gateway) held the stop for minutes.
+     */
+    private Reply held(HttpServletRequest request, ToolListSubscriptions.Frames frames, Supplier<Optional<Exchange>> current) {
+        return response -> {
+            response.setStatus(200);
+            response.setContentType(SSE);
+            response.setHeader("Cache-Control", "no-cache");
+            response.flushBuffer();
+            AsyncContext async = request.startAsync();
+            async.setTimeout(0); // the stream's own lifetime ends it (AMCP_MCP_LISTEN_MAX_SECONDS)
+            subscriptions.serveAsync(response.getOutputStream(), frames, current, () -> {
+                try {
+                    async.complete();
+                } catch (RuntimeException e) {
+                    LOG.log(Level.FINE, "Completing a tool list stream failed (the client or the application went away)", e);
+                }
+            });
         };
     }
 

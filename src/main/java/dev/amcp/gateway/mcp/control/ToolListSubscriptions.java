@@ -8,6 +8,8 @@ import dev.amcp.gateway.platform.control.Drain;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.platform.control.Settings;
 import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
@@ -35,7 +37,8 @@ import java.util.logging.Logger;
  * ({@link AccessChanges}) and every {@value #POLL_SETTING} ms (default {@value #DEFAULT_POLL_MS}) otherwise, so a change
  * made on another node of a cluster reaches streams here without any node keeping subscription state. A stream ends
  * after {@value #MAX_SETTING} seconds (default {@value #DEFAULT_MAX_SECONDS}) or when the server stops or drains
- * ({@link Drain}). Each open stream holds a request thread, so a node serves at most {@value #MAX_STREAMS_SETTING} of
+ * ({@link Drain}). Each open stream holds a thread (not a request thread: the request is asynchronous, so an
+ * application stop does not wait for it), so a node serves at most {@value #MAX_STREAMS_SETTING} of
  * both kinds together (default {@value #DEFAULT_MAX_STREAMS}), and a draining node opens none.
  */
 @ApplicationScoped
@@ -45,7 +48,7 @@ public class ToolListSubscriptions {
     public static final long DEFAULT_POLL_MS = 5000;
     public static final String MAX_SETTING = "AMCP_MCP_LISTEN_MAX_SECONDS";
     public static final long DEFAULT_MAX_SECONDS = 3600;
-    /** Each open stream holds a request thread, so one node holds at most this many at once. */
+    /** Each open stream holds a thread, so one node holds at most this many at once. */
     public static final String MAX_STREAMS_SETTING = "AMCP_MCP_MAX_LISTEN_STREAMS";
     public static final int DEFAULT_MAX_STREAMS = 64;
     private static final long TICK_MS = 100;
@@ -60,6 +63,9 @@ public class ToolListSubscriptions {
 
     @Inject
     Drain drain;
+
+    @Resource
+    ManagedExecutorService executor;
 
     private volatile boolean stopping;
     private final AtomicInteger open = new AtomicInteger();
@@ -115,6 +121,25 @@ public class ToolListSubscriptions {
 
     /** A session's standalone SSE stream ({@code GET}): bare notifications, nothing before or after them. */
     public static final Frames SESSION = new Frames(null, McpWire.toolListChanged(), null);
+
+    /**
+     * Serves one stream of an asynchronous request on a thread of its own ({@link #serve}), then runs {@code ended}
+     * (which completes the request); the slot {@link #tryOpen()} took is given back in every case.
+     */
+    public void serveAsync(OutputStream out, Frames frames, Supplier<Optional<Exchange>> current, Runnable ended) {
+        try {
+            executor.execute(() -> {
+                try {
+                    serve(out, frames, current);
+                } finally {
+                    ended.run();
+                }
+            });
+        } catch (RuntimeException e) { // rejected: the application is stopping
+            release();
+            ended.run();
+        }
+    }
 
     /**
      * Serves one stream on the calling thread until the client goes away, its key or endpoint is gone, the stream's

@@ -239,6 +239,11 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
             return ToolResult.error("The upstream MCP server did not answer within " + timeoutMs() + " ms (" + TIMEOUT_SETTING + ")");
         }
         close(connection.key()); // the session may be gone; the next call opens a new one
+        for (Throwable c = cause; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof InvalidInputException refused) { // the upstream rule, checked again for this request
+                return ToolResult.error("The upstream MCP server may not be called now: " + refused.problem().english());
+            }
+        }
         return ToolResult.error("The upstream MCP server is unreachable (" + reason(cause) + ")");
     }
 
@@ -341,9 +346,9 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
     }
 
     /**
-     * The route of an upstream server. Under a workspace upstream: its base plus the server's path, the workspace rule,
-     * and that upstream's credential looked up per request (a new secret counts at once, a removed upstream stops
-     * the calls). Else the operator's rule: the credential under its own base, and the operator's grant of every base
+     * The route of an upstream server. Under a workspace upstream: its base plus the server's path, the workspace rule
+     * (checked again per request, so a narrowed ceiling stops the next request), and that upstream's credential looked
+     * up per request (a new secret counts at once, a removed upstream stops the calls). Else the operator's rule: the credential under its own base, and the operator's grant of every base
      * the URL is under, asked again per request so a revoked grant counts at once.
      */
     private Route route(UpstreamServer upstream, AtomicReference<String> bearer) {
@@ -353,7 +358,15 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
         if (name != null) {
             UpstreamDirectory.UpstreamRef ref = workspaceUpstream(workspaceId, name);
             CheckedUpstream checked = upstreams.resolveForWorkspaceCall(uri(ref.base() + upstream.getUrl()), ref.base(), directory.egressRules());
-            return new Route(checked, upstream.isPerPerson() ? personal : () -> credentials.header(workspaceUpstream(workspaceId, name)));
+            return new Route(checked, () -> {
+                // per request, as for the operator's grants: a narrowed ceiling or a moved base stops the next request
+                UpstreamDirectory.UpstreamRef now = workspaceUpstream(workspaceId, name);
+                if (!now.base().equals(ref.base())) {
+                    throw new IllegalStateException("its upstream '" + name + "' now has another base URL; the next call connects there");
+                }
+                upstreams.checkWorkspaceBase(uri(now.base() + upstream.getUrl()), directory.egressRules());
+                return upstream.isPerPerson() ? personal.get() : credentials.header(now);
+            });
         }
         URI target = uri(upstreams.expandBases(upstream.getUrl()));
         String credential = upstream.getCredential();

@@ -150,6 +150,11 @@ class UpstreamAccountsBrowserIT extends EditorBrowserSetup {
         assertEquals(404, rest("DELETE", "/api/upstream-servers/" + id + "/accounts/me", key, null).statusCode(), "nothing left to disconnect");
         JsonObject audit = json(rest("GET", "/api/audit?kind=credential", key, null));
         assertTrue(audit.toString().contains("account of " + tenant.getString("admin")), audit.toString());
+        assertTrue(sent.stream().noneMatch(audit.toString()::contains), "no token in the audit log");
+        java.nio.file.Path log = java.nio.file.Path.of("target", "liberty", "wlp", "usr", "servers",
+                System.getProperty("it.server.name", "amcp-it"), "logs", "messages.log");
+        String logged = java.nio.file.Files.readString(log);
+        assertTrue(sent.stream().noneMatch(logged::contains), "no token in " + log);
     }
 
     @Test
@@ -157,10 +162,17 @@ class UpstreamAccountsBrowserIT extends EditorBrowserSetup {
         JsonObject tenant = seedTenant("");
         String key = tenant.getString("adminKey");
         int before = guard.registrations().size();
-        HttpResponse<String> registered = rest("POST", "/api/upstream-servers", key, "{\"server\":\"main\",\"name\":\"dynamic\","
-                + "\"url\":\"${AMCP_UPSTREAM_PERSONAL}/dcr/mcp\",\"prefix\":\"d_\",\"accounts\":true}");
-        assertEquals(201, registered.statusCode(), registered.body());
-        long id = json(registered).getJsonNumber("id").longValue();
+        signIn(tenant, "admin"); // registered in the editor's form this time
+        browser.open("/admin/upstream-servers");
+        browser.type("#name", "dynamic");
+        browser.type("#url", "${AMCP_UPSTREAM_PERSONAL}/dcr/mcp");
+        browser.type("#prefix", "d_");
+        browser.select("#server", "main");
+        browser.click("#accounts");
+        browser.click("#upstream-register");
+        assertTrue(browser.text("#flash").contains("Each person uses their own account there"), browser.text("#flash"));
+        long id = json(rest("GET", "/api/upstream-servers", key, null)).getJsonArray("upstreamServers").getJsonObject(0)
+                .getJsonNumber("id").longValue();
         List<String> registrations = guard.registrations();
         assertEquals(before + 1, registrations.size(), "one registration (RFC 7591): " + registrations);
         JsonObject registration = McpHttp.parse(registrations.get(registrations.size() - 1)).asJsonObject();
@@ -169,8 +181,8 @@ class UpstreamAccountsBrowserIT extends EditorBrowserSetup {
         assertEquals("openid mcp:tools", registration.getString("scope"), "the scopes the resource supports (mock-oauth2-server wants openid): " + registration);
 
         provider.tokenRequests();
-        signIn(tenant, "admin");
-        browser.open("/admin/connections");
+        browser.click("#upstream-" + id + "-accounts"); // the upstream's link to Your accounts
+        browser.waitForPath("/admin/connections");
         String connected = connect(id);
         assertTrue(connected.contains("Your account at dynamic is connected, and its"), connected);
         String exchange = provider.tokenRequests().get(0).getBody().readUtf8();
