@@ -126,6 +126,9 @@ class UpstreamAccountsBrowserIT extends EditorBrowserSetup {
             JsonObject scan = json(rest("POST", "/it-db-scan", null, token));
             assertEquals(List.of(), scan.getJsonArray("found"), "no token in clear in the database: " + scan);
         }
+        String otherKey = seedTenant("").getString("adminKey"); // another workspace's admin sees none of it
+        assertEquals(404, rest("GET", "/api/upstream-servers/" + id + "/accounts", otherKey, null).statusCode());
+        assertEquals(404, rest("DELETE", "/api/upstream-servers/" + id + "/accounts/me", otherKey, null).statusCode());
         JsonObject accounts = json(rest("GET", "/api/upstream-servers/" + id + "/accounts", key, null));
         assertEquals(1, accounts.getJsonArray("accounts").size(), accounts.toString());
         assertTrue(sent.stream().noneMatch(accounts.toString()::contains), accounts.toString());
