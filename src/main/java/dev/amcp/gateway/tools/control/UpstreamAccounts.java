@@ -24,6 +24,7 @@ import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 import jakarta.persistence.EntityManager;
+import jakarta.persistence.EntityNotFoundException;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
@@ -238,38 +239,32 @@ public class UpstreamAccounts {
      */
     @Transactional
     public String bearer(Caller caller, UpstreamServer server) throws AccountNeeded {
-        String connect = connectUrl(server);
         if (caller.userId() == null) {
-            throw new AccountNeeded("Tool calls to upstream MCP server '" + server.getName() + "' go with each person's own account, "
-                    + "and this caller is no person of the workspace", connect);
+            throw needed(server, "Tool calls to upstream MCP server '" + server.getName() + "' go with each person's own account, "
+                    + "and this caller is no person of the workspace");
         }
-        Optional<UpstreamAccount> found = find(server.getId(), caller.userId());
-        if (found.isEmpty()) {
-            throw new AccountNeeded("Upstream MCP server '" + server.getName() + "' acts with your own account there, and you have not "
-                    + "connected it yet. Connect it in the editor at " + connect + " and call again", connect);
-        }
-        UpstreamAccount account = found.get();
-        JsonObject tokens = open(account);
+        UpstreamAccount account = find(server.getId(), caller.userId()).orElseThrow(() -> needed(server, "Upstream MCP server '"
+                + server.getName() + "' acts with your own account there, and you have not connected it yet. Connect it in the editor at "
+                + CONNECT + " and call again"));
         if (!expiring(account)) {
-            return tokens.getString("access");
+            return open(account).getString("access");
         }
-        account = em.find(UpstreamAccount.class, account.getId(), LockModeType.PESSIMISTIC_WRITE); // one refresh across nodes
-        if (account == null) {
-            throw new AccountNeeded("Your account at upstream MCP server '" + server.getName() + "' was disconnected. Connect it again at "
-                    + connect + " and call again", connect);
+        try {
+            em.refresh(account, LockModeType.PESSIMISTIC_WRITE); // re-read under the row lock: one refresh across nodes
+        } catch (EntityNotFoundException e) {
+            throw needed(server, "Your account at upstream MCP server '" + server.getName() + "' was disconnected. Connect it again at "
+                    + CONNECT + " and call again");
         }
-        em.refresh(account);
-        tokens = open(account);
         if (!expiring(account)) {
-            return tokens.getString("access"); // another node refreshed it while this one waited
+            return open(account).getString("access"); // another node refreshed it while this one waited
         }
-        String refresh = JsonSupport.string(tokens, "refresh", null);
-        UpstreamOAuthClient client = em.find(UpstreamOAuthClient.class, server.getId());
+        String refresh = JsonSupport.string(open(account), "refresh", null);
         if (refresh == null) {
             forget(account);
-            throw new AccountNeeded("Your account at upstream MCP server '" + server.getName() + "' expired and cannot be renewed. "
-                    + "Connect it again at " + connect + " and call again", connect);
+            throw needed(server, "Your account at upstream MCP server '" + server.getName() + "' expired and cannot be renewed. "
+                    + "Connect it again at " + CONNECT + " and call again");
         }
+        UpstreamOAuthClient client = em.find(UpstreamOAuthClient.class, server.getId());
         try {
             store(account, authorization.refresh(client.server(), client(client), refresh, egress(server)), true);
             return open(account).getString("access");
@@ -278,9 +273,18 @@ public class UpstreamAccounts {
                 throw new IllegalStateException("renewing your account's token failed: " + e.getMessage());
             }
             forget(account);
-            throw new AccountNeeded("Your account at upstream MCP server '" + server.getName() + "' is no longer valid there ("
-                    + e.getMessage() + "). Connect it again at " + connect + " and call again", connect);
+            throw needed(server, "Your account at upstream MCP server '" + server.getName() + "' is no longer valid there ("
+                    + e.getMessage() + "). Connect it again at " + CONNECT + " and call again");
         }
+    }
+
+    /** Where {@link #needed} puts the page to connect at. */
+    private static final String CONNECT = "{connect}";
+
+    /** The refusal of a call without a usable account, naming the page (looked up only now: calls with one never need it). */
+    private AccountNeeded needed(UpstreamServer server, String message) {
+        String connect = connectUrl(server);
+        return new AccountNeeded(message.replace(CONNECT, connect), connect);
     }
 
     private boolean expiring(UpstreamAccount account) {
