@@ -168,11 +168,7 @@ class CodeAnalysisIT {
             McpSchema.CallToolResult result = client.callTool(new McpSchema.CallToolRequest("code_execute",
                     Map.of("code", THREE_CALLS), Map.of("progressToken", "run-1")));
             assertFalse(Boolean.TRUE.equals(result.isError()), String.valueOf(result.content()));
-            // The SDK hands notifications to the consumer on its own thread, possibly just after callTool returns.
-            long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
-            while (progress.size() < 4 && System.nanoTime() < until) {
-                Thread.sleep(10);
-            }
+            McpHttp.awaitNotifications(progress, 4);
             // The SDK may reorder notifications that arrive together; progress grows, so sorting by it restores the wire order
             // (which the event-stream test below asserts directly).
             List<String> seen = progress.stream().sorted(Comparator.comparingDouble(McpSchema.ProgressNotification::progress))

@@ -60,6 +60,18 @@ public final class McpHttp {
         return spec.build();
     }
 
+    /**
+     * Waits up to 5 s until {@code received} holds {@code count} notifications. The sync SDK client hands each one to its
+     * consumer on a thread of its own ({@code subscribeOn(boundedElastic)}), so the last may reach the list just after
+     * the call returns, though it was on the wire before the result (McpTransportIT asserts the wire order).
+     */
+    public static void awaitNotifications(java.util.Collection<?> received, int count) throws InterruptedException {
+        long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+        while (received.size() < count && System.nanoTime() < until) {
+            Thread.sleep(10);
+        }
+    }
+
     /** The official SDK client on this test server's {@code endpoint}, with {@code key}, to be built by the caller. */
     public static McpClient.SyncSpec sdkSpec(String endpoint, String key) {
         HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + System.getProperty("it.http.port", "9180"))

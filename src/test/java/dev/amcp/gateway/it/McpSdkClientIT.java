@@ -211,12 +211,7 @@ class McpSdkClientIT {
             McpSchema.CallToolResult result = client.callTool(new McpSchema.CallToolRequest("test_tool_with_progress",
                     Map.of(), Map.of("progressToken", "tok-1")));
             assertFalse(Boolean.TRUE.equals(result.isError()));
-            // The SDK hands notifications to the consumer on its own thread, so the last may reach it just after
-            // callTool returns; they were on the wire before the result (McpTransportIT asserts the order).
-            long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
-            while (progress.size() < 3 && System.nanoTime() < until) {
-                Thread.sleep(10);
-            }
+            McpHttp.awaitNotifications(progress, 3);
             assertEquals(3, progress.size(), String.valueOf(progress));
             assertTrue(progress.stream().allMatch(p -> "tok-1".equals(p.progressToken())), String.valueOf(progress));
             // The SDK may hand notifications that arrive together to the consumer in any order; the order on the
