@@ -14,6 +14,7 @@ import dev.amcp.gateway.governance.entity.Capability;
 import dev.amcp.gateway.governance.entity.Role;
 import dev.amcp.gateway.platform.control.CanonicalJson;
 import dev.amcp.gateway.platform.control.JsonSupport;
+import dev.amcp.gateway.platform.control.Texts;
 import dev.amcp.gateway.platform.entity.ConflictException;
 import dev.amcp.gateway.platform.entity.Message;
 import dev.amcp.gateway.platform.entity.NoSuchItemException;
@@ -120,7 +121,7 @@ public class WriteApprovals {
      */
     ToolResult followUp(Caller caller, McpTool tool, JsonObject args, CodeRunRequest request, CallContext.Approval follow) {
         CodeApproval approval = store.find(follow.id()).filter(a -> boundTo(a, caller) && a.getToolId().equals(tool.getId()))
-                .orElseThrow(() -> new ToolCallRejectedException("No paused write '" + clip(follow.id()) + "' of yours for tool '" + tool.getName() + "'"));
+                .orElseThrow(() -> new ToolCallRejectedException("No paused write '" + Texts.clip(follow.id(), 64) + "' of yours for tool '" + tool.getName() + "'"));
         if (!CanonicalJson.of(approval.getInput()).equals(CanonicalJson.of(args == null ? JsonValue.EMPTY_JSON_OBJECT : args))) {
             throw new ToolCallRejectedException("The arguments differ from those of the call that paused (approval " + approval.getId()
                     + "); call again with the same arguments");
@@ -313,7 +314,7 @@ public class WriteApprovals {
     }
 
     private static NoSuchItemException noSuch(String id) {
-        return new NoSuchItemException(Message.of("problem.approval.notFound", "No approval {0} in this workspace", clip(id)));
+        return new NoSuchItemException(Message.of("problem.approval.notFound", "No approval {0} in this workspace", Texts.clip(id, 64)));
     }
 
     /** Who decided, as the run rows keep it: an admin by user name, or a client's user ({@code client:}). */
@@ -339,9 +340,5 @@ public class WriteApprovals {
                 ? a.getValuesAs(JsonString.class).stream().map(JsonString::getString).collect(Collectors.toSet()) : null;
         return new CallScope(json.containsKey("serverId") ? json.getJsonNumber("serverId").longValue() : null, allowed,
                 json.getBoolean("readOnlyOnly", false), json.getBoolean("codeToolsAllowed", true));
-    }
-
-    private static String clip(String text) {
-        return text == null ? "" : text.length() <= 64 ? text : text.substring(0, 64) + "…";
     }
 }

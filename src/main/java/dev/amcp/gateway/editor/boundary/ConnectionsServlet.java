@@ -2,6 +2,7 @@ package dev.amcp.gateway.editor.boundary;
 
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Capability;
+import dev.amcp.gateway.platform.control.Texts;
 import dev.amcp.gateway.platform.entity.InvalidInputException;
 import dev.amcp.gateway.platform.entity.NoSuchItemException;
 import dev.amcp.gateway.tools.control.McpUpstreams;
@@ -99,7 +100,7 @@ public class ConnectionsServlet extends EditorServlet {
         }
         String error = request.getParameter("error");
         if (error != null) {
-            EditorRequests.renderError(request, response, 400, msg(request, "connections.denied", clip(error)));
+            EditorRequests.renderError(request, response, 400, msg(request, "connections.denied", Texts.printable(error, 100)));
             return;
         }
         try {
@@ -134,10 +135,5 @@ public class ConnectionsServlet extends EditorServlet {
         } catch (NoSuchItemException | NumberFormatException e) {
             notFound(request, response);
         }
-    }
-
-    private static String clip(String text) {
-        String printable = text.replaceAll("[^\\x20-\\x7e]", "?");
-        return printable.length() <= 100 ? printable : printable.substring(0, 100) + "…";
     }
 }

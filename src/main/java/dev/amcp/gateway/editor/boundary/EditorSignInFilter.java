@@ -5,6 +5,7 @@ import dev.amcp.gateway.editor.control.LoginThrottle;
 import dev.amcp.gateway.editor.control.OidcCodeFlow;
 import dev.amcp.gateway.editor.entity.PendingSignIn;
 import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.platform.control.Texts;
 import dev.amcp.gateway.platform.entity.Message;
 import dev.amcp.gateway.workspace.control.SsoAccounts;
 import dev.amcp.gateway.workspace.control.WorkspaceService;
@@ -145,7 +146,7 @@ public class EditorSignInFilter extends PageFilter {
             refusal = Message.of("sso.refused.state", "The sign-in took too long or did not start here. Please sign in again.");
         } else if (request.getParameter("error") != null) {
             refusal = Message.of("sso.refused.providerError", "The identity provider did not sign you in ({0}).",
-                    clip(request.getParameter("error")));
+                    Texts.clip(request.getParameter("error"), 100));
         } else {
             try {
                 SsoAccounts.Outcome outcome = ssoAccounts.signIn(sso.finish(pending, request.getParameter("code")));
@@ -160,10 +161,6 @@ public class EditorSignInFilter extends PageFilter {
         }
         SsoServlet.refuse(request, response, refusal);
         return false;
-    }
-
-    private static String clip(String text) {
-        return text.length() > 100 ? text.substring(0, 100) + "…" : text;
     }
 
     /** The editor request as the servlets see it: its login is the session's. */

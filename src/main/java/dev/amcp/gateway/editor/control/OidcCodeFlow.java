@@ -4,6 +4,7 @@ import dev.amcp.gateway.editor.entity.PendingSignIn;
 import dev.amcp.gateway.platform.control.Hashes;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.platform.control.Settings;
+import dev.amcp.gateway.platform.control.Texts;
 import dev.amcp.gateway.platform.entity.Message;
 import dev.amcp.gateway.workspace.control.JwtRejected;
 import dev.amcp.gateway.workspace.control.OidcIssuer;
@@ -236,7 +237,7 @@ public class OidcCodeFlow {
             String error = body.get("error") instanceof JsonString s ? s.getString() : "no ID token";
             LOG.log(Level.WARNING, "Single sign-on: the token endpoint answered HTTP {0}: {1}", new Object[] {response.statusCode(), body});
             throw new SignInFailed(Message.of("sso.refused.exchange", "The identity provider did not confirm the sign-in ({0}). Please sign in again.",
-                    clip(error)));
+                    Texts.clip(error, 200)));
         }
         return idToken.getString();
     }
@@ -249,13 +250,9 @@ public class OidcCodeFlow {
         return URLEncoder.encode(value, StandardCharsets.UTF_8);
     }
 
-    private static String clip(String text) {
-        return text.length() > 200 ? text.substring(0, 200) + "…" : text;
-    }
-
     private static SignInFailed unavailable(String detail) {
         LOG.log(Level.WARNING, "Single sign-on: the identity provider is not usable: {0}", detail);
         return new SignInFailed(Message.of("sso.refused.provider", "The identity provider cannot be reached right now ({0}). Try again later, or ask the operator.",
-                clip(detail)));
+                Texts.clip(detail, 200)));
     }
 }

@@ -16,6 +16,7 @@ import dev.amcp.gateway.mcp.entity.ProtocolVersion;
 import dev.amcp.gateway.mcp.entity.RequestMeta;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.platform.control.Settings;
+import dev.amcp.gateway.platform.control.Texts;
 import dev.amcp.gateway.tools.control.CallContext;
 import dev.amcp.gateway.workspace.control.BearerAuthenticator;
 import dev.amcp.gateway.workspace.control.ServerDirectory;
@@ -312,7 +313,7 @@ public class McpServlet extends HttpServlet {
         Optional<Endpoint> resolved = path.isEmpty() ? Optional.empty() : endpoint(slug, accepted.caller());
         if (resolved.isEmpty()) {
             return Admitted.refused(error(404, McpError.INVALID_REQUEST, "No MCP server '"
-                    + clip(path.isEmpty() ? request.getPathInfo().substring(1) : slug) + "' is available to this key"));
+                    + Texts.printable(path.isEmpty() ? request.getPathInfo().substring(1) : slug, 64) + "' is available to this key"));
         }
         return new Admitted(slug, authorization, accepted.sessionCredential(), resolved.get(), null);
     }
@@ -370,7 +371,7 @@ public class McpServlet extends HttpServlet {
             RequestMeta meta = RequestMeta.of(message);
             if (!meta.protocolVersion().equals(base.version().wire())) {
                 throw McpError.headerMismatch(VERSION_HEADER + " '" + base.version().wire() + "' does not match _meta "
-                        + McpWire.META_PROTOCOL_VERSION + " '" + clip(meta.protocolVersion()) + "'", message.id());
+                        + McpWire.META_PROTOCOL_VERSION + " '" + Texts.printable(meta.protocolVersion(), 64) + "'", message.id());
             }
             exchange = new Exchange(base.caller(), base.shared(), base.endpoint(), base.title(), base.version(), base.sessionTag(),
                     meta.capabilityNames());
@@ -427,7 +428,7 @@ public class McpServlet extends HttpServlet {
     private static Reply unsupportedVersion(String requested, JsonValue id) {
         JsonArrayBuilder supported = JsonSupport.JSON.createArrayBuilder();
         ProtocolVersion.SUPPORTED.forEach(supported::add);
-        McpError e = new McpError(McpError.UNSUPPORTED_PROTOCOL_VERSION, "Unsupported " + VERSION_HEADER + " '" + clip(requested)
+        McpError e = new McpError(McpError.UNSUPPORTED_PROTOCOL_VERSION, "Unsupported " + VERSION_HEADER + " '" + Texts.printable(requested, 64)
                 + "'; supported: " + String.join(", ", ProtocolVersion.SUPPORTED), id, 400,
                 JsonSupport.JSON.createObjectBuilder().add("supported", supported).add("requested", requested).build());
         return json(400, JsonRpcMessage.error(e, id));
@@ -691,10 +692,5 @@ public class McpServlet extends HttpServlet {
             }
             body.write(response.getOutputStream());
         };
-    }
-
-    private static String clip(String text) {
-        String printable = text.replaceAll("[^\\x20-\\x7e]", "?");
-        return printable.length() <= 64 ? printable : printable.substring(0, 64) + "…";
     }
 }

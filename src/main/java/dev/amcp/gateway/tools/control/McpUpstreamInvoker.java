@@ -3,6 +3,7 @@ package dev.amcp.gateway.tools.control;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.platform.control.Settings;
+import dev.amcp.gateway.platform.control.Texts;
 import dev.amcp.gateway.platform.control.Tracing;
 import dev.amcp.gateway.platform.entity.InvalidInputException;
 import dev.amcp.gateway.tools.entity.CheckedUpstream;
@@ -473,7 +474,7 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
             root = root.getCause();
         }
         String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
-        return message.length() > 200 ? message.substring(0, 200) + "…" : message;
+        return Texts.clip(message, 200);
     }
 
     /**

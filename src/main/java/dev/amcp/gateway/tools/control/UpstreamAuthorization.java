@@ -1,6 +1,7 @@
 package dev.amcp.gateway.tools.control;
 
 import dev.amcp.gateway.platform.control.JsonSupport;
+import dev.amcp.gateway.platform.control.Texts;
 import dev.amcp.gateway.platform.entity.InvalidInputException;
 import dev.amcp.gateway.platform.entity.Message;
 import dev.amcp.gateway.tools.entity.AuthorizationServer;
@@ -213,7 +214,7 @@ public class UpstreamAuthorization {
         Answer answer = send(checked, request);
         if (answer.status() != 201 && answer.status() != 200 || !(answer.json().get("client_id") instanceof JsonString id)) {
             throw problem("the dynamic client registration of {0} answered HTTP {1}{2}", server.issuer(), answer.status(),
-                    answer.json().get("error") instanceof JsonString e ? " (" + clip(e.getString()) + ")" : "");
+                    answer.json().get("error") instanceof JsonString e ? " (" + Texts.printable(e.getString(), 100) + ")" : "");
         }
         return new Client(id.getString(), answer.json().get("client_secret") instanceof JsonString s ? s.getString() : null);
     }
@@ -264,7 +265,7 @@ public class UpstreamAuthorization {
         }
         JsonObject body = answer.json();
         if (answer.status() != 200 || !(body.get("access_token") instanceof JsonString access) || access.getString().isBlank()) {
-            String error = body.get("error") instanceof JsonString e ? clip(e.getString()) : "HTTP " + answer.status();
+            String error = body.get("error") instanceof JsonString e ? Texts.printable(e.getString(), 100) : "HTTP " + answer.status();
             throw new TokenRefused(error, "the token endpoint of " + server.issuer() + " refused (" + error + ")");
         }
         Instant expires = body.get("expires_in") instanceof JsonNumber n ? Instant.now().plusSeconds(Math.max(0, n.longValue())) : null;
@@ -347,11 +348,6 @@ public class UpstreamAuthorization {
 
     private static String encode(String value) {
         return URLEncoder.encode(value, StandardCharsets.UTF_8);
-    }
-
-    private static String clip(String text) {
-        String printable = text.replaceAll("[^\\x20-\\x7e]", "?");
-        return printable.length() <= 100 ? printable : printable.substring(0, 100) + "…";
     }
 
     private static InvalidInputException problem(String english, Object... args) {

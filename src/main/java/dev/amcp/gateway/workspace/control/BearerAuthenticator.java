@@ -5,6 +5,7 @@ import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.platform.control.Hashes;
 import dev.amcp.gateway.platform.control.Settings;
 import dev.amcp.gateway.platform.control.ShortCache;
+import dev.amcp.gateway.platform.control.Texts;
 import dev.amcp.gateway.workspace.entity.ProtectedResourceMetadata;
 import dev.amcp.gateway.workspace.entity.VerifiedJwt;
 import jakarta.annotation.PostConstruct;
@@ -165,7 +166,7 @@ public class BearerAuthenticator {
         }
         Optional<Caller> caller = users.get(username.get(), workspaces::callerForUser);
         if (caller.isEmpty()) {
-            return new Refused(403, null, "No enabled user '" + clip(username.get()) + "' of an enabled workspace");
+            return new Refused(403, null, "No enabled user '" + Texts.clip(username.get(), 200) + "' of an enabled workspace");
         }
         return new Accepted(caller.get(), "oauth:" + caller.get().userId());
     }
@@ -250,10 +251,6 @@ public class BearerAuthenticator {
 
     private static String quotable(String text) {
         // a quoted-string of printable ASCII: the message may quote the token's own claims
-        return clip(text).replace('"', '\'').replace('\\', '/').replaceAll("[^\\x20-\\x7e]", "?");
-    }
-
-    private static String clip(String text) {
-        return text.length() <= 200 ? text : text.substring(0, 200) + "…";
+        return Texts.clip(text, 200).replace('"', '\'').replace('\\', '/').replaceAll("[^\\x20-\\x7e]", "?");
     }
 }

@@ -13,6 +13,7 @@ import com.nimbusds.jose.jwk.KeyUse;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jwt.SignedJWT;
 import dev.amcp.gateway.platform.control.JsonSupport;
+import dev.amcp.gateway.platform.control.Texts;
 import dev.amcp.gateway.workspace.control.JwtRejected.Reason;
 import dev.amcp.gateway.workspace.entity.OidcDiscovery;
 import dev.amcp.gateway.workspace.entity.VerifiedJwt;
@@ -129,7 +130,7 @@ public final class OidcProvider {
         }
         if (candidates.isEmpty()) {
             throw new JwtRejected(Reason.SIGNATURE, "No signing key of " + issuer + " matches the token"
-                    + (header.getKeyID() == null ? "" : " (kid '" + clip(header.getKeyID()) + "')"));
+                    + (header.getKeyID() == null ? "" : " (kid '" + Texts.clip(header.getKeyID(), 120) + "')"));
         }
         if (candidates.stream().noneMatch(key -> verifies(signed, key))) {
             throw new JwtRejected(Reason.SIGNATURE, "The token's signature does not verify with the keys of " + issuer);
@@ -141,11 +142,11 @@ public final class OidcProvider {
 
     private void checkClaims(VerifiedJwt token, String audience) throws JwtRejected {
         if (!issuer.equals(token.issuer())) {
-            throw new JwtRejected(Reason.ISSUER, "The token was issued by '" + clip(String.valueOf(token.issuer()))
+            throw new JwtRejected(Reason.ISSUER, "The token was issued by '" + Texts.clip(String.valueOf(token.issuer()), 120)
                     + "', not by " + issuer);
         }
         if (!token.audiences().contains(audience)) {
-            throw new JwtRejected(Reason.AUDIENCE, "The token is not meant for " + audience + " (aud " + clip(token.audiences().toString()) + ")");
+            throw new JwtRejected(Reason.AUDIENCE, "The token is not meant for " + audience + " (aud " + Texts.clip(token.audiences().toString(), 120) + ")");
         }
         Instant now = clock.instant();
         Instant expires = token.time("exp").orElseThrow(() -> new JwtRejected(Reason.EXPIRED, "The token has no expiry (exp)"));
@@ -303,12 +304,12 @@ public final class OidcProvider {
         }
         String named = text(doc, "issuer");
         if (!issuer.equals(named)) {
-            throw unavailable("The discovery document of " + issuer + " names another issuer ('" + clip(String.valueOf(named)) + "')");
+            throw unavailable("The discovery document of " + issuer + " names another issuer ('" + Texts.clip(String.valueOf(named), 120) + "')");
         }
         URI jwks = uri(doc, "jwks_uri");
         if (jwks == null || !("https".equals(jwks.getScheme()) || sameOrigin(jwks, issuerUri))) {
             throw unavailable("The discovery document of " + issuer + " has no usable jwks_uri: it must be an absolute URL "
-                    + "on the issuer's origin, or https ('" + clip(String.valueOf(text(doc, "jwks_uri"))) + "')");
+                    + "on the issuer's origin, or https ('" + Texts.clip(String.valueOf(text(doc, "jwks_uri")), 120) + "')");
         }
         return new OidcDiscovery(issuer, jwks, uri(doc, "authorization_endpoint"), uri(doc, "token_endpoint"),
                 uri(doc, "userinfo_endpoint"), uri(doc, "end_session_endpoint"), doc);
@@ -385,9 +386,5 @@ public final class OidcProvider {
 
     private static String stripSlash(String url) {
         return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
-    }
-
-    private static String clip(String text) {
-        return text.length() <= 120 ? text : text.substring(0, 120) + "…";
     }
 }
