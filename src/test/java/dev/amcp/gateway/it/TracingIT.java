@@ -142,8 +142,8 @@ class TracingIT {
 
     /**
      * Tracing off (no OpenTelemetry settings, the default): nothing is traced or exported, but the caller's own trace
-     * context reaches the upstream unchanged, from {@code _meta} through a code run's bridge call and from the HTTP header
-     * through a plain {@code tools/call}; a malformed one reaches it not at all.
+     * context reaches the upstream unchanged, from {@code _meta} and from the HTTP header alike, through a plain
+     * {@code tools/call} and through a code run's bridge call; a malformed one reaches it not at all.
      */
     @Test
     void withoutOpenTelemetrySettingsTheCallersContextPassesThroughAndNothingIsExported() throws Exception {
@@ -161,6 +161,14 @@ class TracingIT {
         HttpResponse<String> plain = callTool(base, key, "trace_probe", JsonObject.EMPTY_JSON_OBJECT, null, callerHeader);
         assertEquals(200, plain.statusCode(), plain.body());
         assertEquals(Map.of("traceparent", callerHeader, "tracestate", ""), upstreamSaw(plain), "from the HTTP header");
+        // and the other way round: _meta on a plain call, the HTTP header through a code run's bridge call
+        String plainMeta = "00-" + randomHex(16) + "-" + randomHex(8) + "-01";
+        assertEquals(Map.of("traceparent", plainMeta, "tracestate", "it=1"),
+                upstreamSaw(callTool(base, key, "trace_probe", JsonObject.EMPTY_JSON_OBJECT, plainMeta, null)), "from _meta");
+        String runHeader = "00-" + randomHex(16) + "-" + randomHex(8) + "-01";
+        assertEquals(Map.of("traceparent", runHeader, "tracestate", ""), upstreamSaw(callTool(base, key, "code_execute",
+                Json.createObjectBuilder().add("code", "return await amcp.run('trace_probe', {});").build(), null, runHeader)),
+                "from the HTTP header, through the bridge");
 
         HttpResponse<String> malformed = callTool(base, key, "trace_probe", JsonObject.EMPTY_JSON_OBJECT,
                 "00-" + traceId + "-0000000000000000-01", null);
