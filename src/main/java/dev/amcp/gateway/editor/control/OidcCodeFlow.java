@@ -5,6 +5,7 @@ import dev.amcp.gateway.platform.control.Hashes;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.platform.control.Settings;
 import dev.amcp.gateway.platform.control.Texts;
+import dev.amcp.gateway.platform.control.OAuthRequests;
 import dev.amcp.gateway.platform.entity.Message;
 import dev.amcp.gateway.workspace.control.JwtRejected;
 import dev.amcp.gateway.workspace.control.OidcIssuer;
@@ -19,7 +20,6 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import java.io.IOException;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -27,12 +27,10 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import java.util.stream.Collectors;
 
 /**
  * The editor's single sign-on: the OpenID Connect authorization code flow with PKCE ({@code S256}), {@code state} and
@@ -146,8 +144,7 @@ public class OidcCodeFlow {
         query.put("nonce", nonce);
         query.put("code_challenge", Hashes.codeChallenge(verifier));
         query.put("code_challenge_method", "S256");
-        String endpoint = discovery.authorizationEndpoint().toString();
-        String url = endpoint + (endpoint.contains("?") ? "&" : "?") + form(query);
+        String url = OAuthRequests.authorizationUrl(discovery.authorizationEndpoint().toString(), query);
         return new PendingSignIn(state, nonce, verifier, redirectUri, url, clock.instant());
     }
 
@@ -207,17 +204,10 @@ public class OidcCodeFlow {
         form.put("code", code);
         form.put("redirect_uri", pending.redirectUri());
         form.put("code_verifier", pending.codeVerifier());
-        HttpRequest.Builder request = HttpRequest.newBuilder(tokenEndpoint).timeout(TIMEOUT)
-                .header("Content-Type", "application/x-www-form-urlencoded").header("Accept", "application/json");
-        if (clientSecret != null) { // client_secret_basic, with both parts form-encoded (RFC 6749, 2.3.1)
-            String pair = urlEncode(clientId) + ":" + urlEncode(clientSecret);
-            request.header("Authorization", "Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8)));
-        } else {
-            form.put("client_id", clientId);
-        }
+        HttpRequest.Builder request = OAuthRequests.tokenPost(tokenEndpoint, clientId, clientSecret, form, TIMEOUT);
         HttpResponse<byte[]> response;
         try {
-            response = http.send(request.POST(HttpRequest.BodyPublishers.ofString(form(form))).build(), HttpResponse.BodyHandlers.ofByteArray());
+            response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
         } catch (IOException e) {
             throw unavailable("its token endpoint could not be reached: " + e);
         } catch (InterruptedException e) {
@@ -242,13 +232,7 @@ public class OidcCodeFlow {
         return idToken.getString();
     }
 
-    private static String form(Map<String, String> fields) {
-        return fields.entrySet().stream().map(e -> urlEncode(e.getKey()) + "=" + urlEncode(e.getValue())).collect(Collectors.joining("&"));
-    }
 
-    private static String urlEncode(String value) {
-        return URLEncoder.encode(value, StandardCharsets.UTF_8);
-    }
 
     private static SignInFailed unavailable(String detail) {
         LOG.log(Level.WARNING, "Single sign-on: the identity provider is not usable: {0}", detail);

@@ -6,6 +6,7 @@ import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Capability;
 import dev.amcp.gateway.platform.control.Hashes;
 import dev.amcp.gateway.platform.control.JsonSupport;
+import dev.amcp.gateway.platform.control.OAuthRequests;
 import dev.amcp.gateway.platform.control.SecretBox;
 import dev.amcp.gateway.platform.control.Settings;
 import dev.amcp.gateway.platform.entity.InvalidInputException;
@@ -29,8 +30,6 @@ import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
 import java.net.URI;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -39,7 +38,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.logging.Logger;
-import java.util.stream.Collectors;
 
 /**
  * Per-person accounts at upstream MCP servers that act for each person (GitHub-, Atlassian- or Linear-style servers).
@@ -198,9 +196,7 @@ public class UpstreamAccounts {
         query.put("code_challenge", Hashes.codeChallenge(verifier));
         query.put("code_challenge_method", "S256");
         query.put("resource", client.getResource());
-        String endpoint = client.getAuthorizationEndpoint();
-        String url = endpoint + (endpoint.contains("?") ? "&" : "?") + query.entrySet().stream()
-                .map(e -> encode(e.getKey()) + "=" + encode(e.getValue())).collect(Collectors.joining("&"));
+        String url = OAuthRequests.authorizationUrl(client.getAuthorizationEndpoint(), query);
         return new PendingConnection(state, verifier, server.getId(), client.getRedirectUri(), url, Instant.now());
     }
 
@@ -417,9 +413,6 @@ public class UpstreamAccounts {
         return server.getName() + " (" + server.getId() + ") account of " + username;
     }
 
-    private static String encode(String value) {
-        return URLEncoder.encode(value, StandardCharsets.UTF_8);
-    }
 
     private static String blankToNull(String value) {
         return value == null || value.isBlank() ? null : value;

@@ -2,6 +2,7 @@ package dev.amcp.gateway.tools.control;
 
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.platform.control.Texts;
+import dev.amcp.gateway.platform.control.OAuthRequests;
 import dev.amcp.gateway.platform.entity.InvalidInputException;
 import dev.amcp.gateway.platform.entity.Message;
 import dev.amcp.gateway.tools.entity.AuthorizationServer;
@@ -16,14 +17,12 @@ import jakarta.json.JsonValue;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -275,18 +274,8 @@ public class UpstreamAuthorization {
 
     /** A form POST with the client's authentication: HTTP Basic with a secret, else {@code client_id} in the form. */
     private Answer formPost(URI endpoint, Client client, Map<String, String> form, Egress egress) {
-        Map<String, String> fields = new LinkedHashMap<>(form);
         CheckedUpstream checked = egress.check(endpoint);
-        HttpRequest.Builder request = HttpRequest.newBuilder(checked.pinnedUri()).timeout(TIMEOUT)
-                .header("Content-Type", "application/x-www-form-urlencoded").header("Accept", "application/json");
-        if (client.secret() != null) { // client_secret_basic, both parts form-encoded (RFC 6749, 2.3.1)
-            String pair = encode(client.id()) + ":" + encode(client.secret());
-            request.header("Authorization", "Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8)));
-        } else {
-            fields.put("client_id", client.id());
-        }
-        request.POST(HttpRequest.BodyPublishers.ofString(fields.entrySet().stream()
-                .map(e -> encode(e.getKey()) + "=" + encode(e.getValue())).collect(Collectors.joining("&"))));
+        HttpRequest.Builder request = OAuthRequests.tokenPost(checked.pinnedUri(), client.id(), client.secret(), form, TIMEOUT);
         http.pinHost(request, checked);
         return send(checked, request);
     }
@@ -346,9 +335,6 @@ public class UpstreamAuthorization {
         return value == null || !(value.startsWith("https://") || value.startsWith("http://")) || value.length() > 2000 ? null : value;
     }
 
-    private static String encode(String value) {
-        return URLEncoder.encode(value, StandardCharsets.UTF_8);
-    }
 
     private static InvalidInputException problem(String english, Object... args) {
         // the detail names URLs and the server's own words; it stays English in every language of the editor

@@ -4,6 +4,7 @@ import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.platform.control.SecretBox;
 import dev.amcp.gateway.platform.control.Settings;
+import dev.amcp.gateway.platform.control.OAuthRequests;
 import dev.amcp.gateway.tools.entity.CheckedUpstream;
 import dev.amcp.gateway.tools.entity.UpstreamCredential;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -11,7 +12,6 @@ import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 import java.io.IOException;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Locale;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -165,13 +166,10 @@ public class UpstreamCredentials {
 
     /** A client-credentials token from a checked token endpoint, client id and secret in HTTP Basic. */
     private Token fetch(String name, CheckedUpstream checked, String clientId, String secret, Optional<String> scope) {
-        String form = "grant_type=client_credentials" + scope
-                .map(s -> "&scope=" + URLEncoder.encode(s, StandardCharsets.UTF_8)).orElse("");
-        String basic = Base64.getEncoder().encodeToString((URLEncoder.encode(clientId, StandardCharsets.UTF_8) + ":"
-                + URLEncoder.encode(secret, StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8));
-        HttpRequest.Builder request = HttpRequest.newBuilder(checked.pinnedUri()).timeout(Duration.ofSeconds(10))
-                .header("Content-Type", "application/x-www-form-urlencoded").header("Accept", "application/json")
-                .header("Authorization", "Basic " + basic).POST(HttpRequest.BodyPublishers.ofString(form));
+        Map<String, String> form = new LinkedHashMap<>();
+        form.put("grant_type", "client_credentials");
+        scope.ifPresent(s -> form.put("scope", s));
+        HttpRequest.Builder request = OAuthRequests.tokenPost(checked.pinnedUri(), clientId, secret, form, Duration.ofSeconds(10));
         http.pinHost(request, checked);
         try {
             HttpResponse<String> response = http.clientFor(checked).send(request.build(), HttpResponse.BodyHandlers.ofString());
