@@ -255,6 +255,39 @@ function pipeRid(stream: any, backing: string): number | null {
   const b = sym ? stream[sym] : null;
   return b && Number.isSafeInteger(b.rid) ? b.rid : null;
 }
+/**
+ * The supervisor's time spent on one sandbox's output (reading its pipes, parsing and forwarding its
+ * frames), held to a share of wall time. The sandbox itself is bound to one CPU, but every byte it writes
+ * costs the supervisor work on another: a sandbox flooding forged console or progress frames, or its
+ * stderr, kept the supervisor near a core busy on top of its own. Past the share, the pipes are not read
+ * for a while; the sandbox's writes then block on the full pipe (its deadline still applies).
+ */
+export class OutputShare {
+  /** Of wall time, what the supervisor may spend on one sandbox's output over any stretch past the burst. */
+  static readonly SHARE = 0.15;
+  /** Work allowed at once before the share applies (a 4 MiB result is parsed in tens of ms). */
+  static readonly BURST_MS = 250;
+  /**
+   * Charged per chunk on top of the processing timed here: the read op and its event loop turn, which are
+   * not (measured on 2 cores: about 0.025 ms per read through the pipe's resource op, 0.06 ms through a
+   * web stream, the way stderr is read).
+   */
+  static readonly PER_READ_MS = 0.06;
+  private credit = OutputShare.BURST_MS;
+  private last = performance.now();
+
+  /** Charges the work begun at `startedAt`; returns how long to wait before reading again (0: within the share). */
+  charge(startedAt: number): number {
+    const now = performance.now();
+    const elapsed = now - this.last;
+    this.last = now;
+    this.credit = Math.min(OutputShare.BURST_MS, this.credit + elapsed * OutputShare.SHARE) - (now - startedAt) - OutputShare.PER_READ_MS;
+    return this.credit < 0 ? -this.credit / OutputShare.SHARE : 0;
+  }
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 export interface ChildFrame {
   // deno-lint-ignore no-explicit-any
   msg: any;
@@ -287,6 +320,8 @@ export class Sandbox {
   /** The exit status has been collected: the pid may be reused, so it is never signalled again. */
   private reaped = false;
   private killRetry: ReturnType<typeof setTimeout> | undefined;
+  /** Both pipes from the child draw on one share. */
+  private outputShare = new OutputShare();
 
   constructor(
     launch: SandboxLaunch,
@@ -393,7 +428,10 @@ export class Sandbox {
       for (;;) {
         const { value, done } = await reader.read();
         if (done) break;
+        const t0 = performance.now();
         if (!this.onChunk(value)) return;
+        const wait = this.outputShare.charge(t0);
+        if (wait) await pause(wait);
         if (this.paused) {
           await this.paused;
           this.paused = null;
@@ -412,7 +450,10 @@ export class Sandbox {
       for (;;) {
         const n: number = await core.read(rid, buf);
         if (n === 0) break;
+        const t0 = performance.now();
         if (!this.onChunk(buf.subarray(0, n))) return;
+        const wait = this.outputShare.charge(t0);
+        if (wait) await pause(wait);
         if (this.paused) {
           await this.paused;
           this.paused = null;
@@ -451,7 +492,10 @@ export class Sandbox {
       for (;;) {
         const { value, done } = await reader.read();
         if (done) break;
+        const t0 = performance.now();
         this.stderrTail = (this.stderrTail + decoder.decode(value, { stream: true })).slice(-8192);
+        const wait = this.outputShare.charge(t0);
+        if (wait) await pause(wait);
       }
     } catch { /* ignore */ } finally {
       reader.releaseLock();
