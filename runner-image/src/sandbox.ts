@@ -172,10 +172,12 @@ export async function prepareLaunch(cfg: Config): Promise<SandboxLaunch> {
  * Started on first use, restarted if it dies, and reaped on close (EOF on its stdin ends the loop).
  */
 export class GroupKiller {
-  // `kill` is a builtin (env -i leaves no PATH). `kill -s KILL -- -N` is the form both dash and bash
-  // take; anything but a plain group id above 1 is skipped (never `kill -1`, which means everything).
-  // stderr is /dev/null: a group that is already gone (ESRCH) is not worth a line.
-  static readonly SCRIPT = 'while read -r g; do case "$g" in ""|*[!0-9]*|0|1) ;; *) kill -s KILL -- "-$g" ;; esac; done';
+  // `kill` is a builtin (env -i leaves no PATH). A line is a signal and a group id; `kill -s SIG -- -N` is
+  // the form both dash and bash take. Only KILL, STOP and CONT are sent, and anything but a plain group id
+  // above 1 is skipped (never `kill -1`, which means everything). stderr is /dev/null: a group that is
+  // already gone (ESRCH) is not worth a line.
+  static readonly SCRIPT =
+    'while read -r s g; do case "$g" in ""|*[!0-9]*|0|1) ;; *) case "$s" in KILL|STOP|CONT) kill -s "$s" -- "-$g" ;; esac ;; esac; done';
   private proc: Deno.ChildProcess | null = null;
   private writer: WritableStreamDefaultWriter<Uint8Array> | null = null;
   private started = 0;
@@ -183,12 +185,12 @@ export class GroupKiller {
 
   constructor(private launch: SandboxLaunch) {}
 
-  /** Queue SIGKILL for process group `pgid`. Returns at once; the write to the helper is asynchronous. */
-  kill(pgid: number): boolean {
+  /** Queue `signal` for process group `pgid`. Returns at once; the write to the helper is asynchronous. */
+  kill(pgid: number, signal: "KILL" | "STOP" | "CONT" = "KILL"): boolean {
     if (this.closing || !Number.isSafeInteger(pgid) || pgid <= 1) return false;
     const w = this.writer ?? this.spawn();
     if (!w) return false;
-    w.write(encoder.encode(`${pgid}\n`)).catch(() => {/* helper gone: its exit handler resets, the caller retries */});
+    w.write(encoder.encode(`${signal} ${pgid}\n`)).catch(() => {/* helper gone: its exit handler resets, the caller retries */});
     return true;
   }
 
@@ -259,8 +261,11 @@ function pipeRid(stream: any, backing: string): number | null {
  * The supervisor's time spent on one sandbox's output (reading its pipes, parsing and forwarding its
  * frames), held to a share of wall time. The sandbox itself is bound to one CPU, but every byte it writes
  * costs the supervisor work on another: a sandbox flooding forged console or progress frames, or its
- * stderr, kept the supervisor near a core busy on top of its own. Past the share, the pipes are not read
- * for a while; the sandbox's writes then block on the full pipe (its deadline still applies).
+ * stderr, kept the supervisor near a core busy on top of its own. Past the share, the sandbox is stopped
+ * (SIGSTOP) for a while and its pipes are not read. Stopped, not only left unread: every write to a pipe
+ * the supervisor's event loop watches wakes that loop, even while nobody reads, so a sandbox writing one
+ * byte at a time kept the supervisor busy (0.37 of a core) with its reads already held back. Its
+ * deadline still applies (SIGKILL ends a stopped process).
  */
 export class OutputShare {
   /** Of wall time, what the supervisor may spend on one sandbox's output over any stretch past the burst. */
@@ -322,6 +327,8 @@ export class Sandbox {
   private killRetry: ReturnType<typeof setTimeout> | undefined;
   /** Both pipes from the child draw on one share. */
   private outputShare = new OutputShare();
+  /** While the child is stopped for exceeding its share: when it is continued. */
+  private held: Promise<void> | null = null;
 
   constructor(
     launch: SandboxLaunch,
@@ -430,8 +437,8 @@ export class Sandbox {
         if (done) break;
         const t0 = performance.now();
         if (!this.onChunk(value)) return;
-        const wait = this.outputShare.charge(t0);
-        if (wait) await pause(wait);
+        const held = this.holdIfOverShare(t0);
+        if (held) await held;
         if (this.paused) {
           await this.paused;
           this.paused = null;
@@ -452,8 +459,8 @@ export class Sandbox {
         if (n === 0) break;
         const t0 = performance.now();
         if (!this.onChunk(buf.subarray(0, n))) return;
-        const wait = this.outputShare.charge(t0);
-        if (wait) await pause(wait);
+        const held = this.holdIfOverShare(t0);
+        if (held) await held;
         if (this.paused) {
           await this.paused;
           this.paused = null;
@@ -494,8 +501,8 @@ export class Sandbox {
         if (done) break;
         const t0 = performance.now();
         this.stderrTail = (this.stderrTail + decoder.decode(value, { stream: true })).slice(-8192);
-        const wait = this.outputShare.charge(t0);
-        if (wait) await pause(wait);
+        const held = this.holdIfOverShare(t0);
+        if (held) await held;
       }
     } catch { /* ignore */ } finally {
       reader.releaseLock();
@@ -557,6 +564,31 @@ export class Sandbox {
     this.outQueue = []; // what the child never took is dropped with it
     this.signalGroup();
     this.writer.close().catch(() => {});
+  }
+
+  /**
+   * Charges the output work begun at `startedAt`; over the share, stops the child until it is back within.
+   * Returns what to wait for before reading on, or null (no extra await on the usual path).
+   */
+  private holdIfOverShare(startedAt: number): Promise<void> | null {
+    const wait = this.outputShare.charge(startedAt);
+    if (!wait || this.held) return this.held;
+    this.stopOrContinue("SIGSTOP");
+    this.held = pause(wait).then(() => {
+      this.held = null;
+      if (!this.killed) this.stopOrContinue("SIGCONT");
+    });
+    return this.held;
+  }
+
+  private stopOrContinue(signal: "SIGSTOP" | "SIGCONT") {
+    if (this.reaped) return;
+    try {
+      Deno.kill(-this.pid, signal);
+    } catch (e) {
+      // Root without CAP_KILL: through the helper. Should that fail too, the pipes are still not read.
+      if (e instanceof Deno.errors.PermissionDenied) this.killer?.kill(this.pid, signal === "SIGSTOP" ? "STOP" : "CONT");
+    }
   }
 
   private signalGroup() {

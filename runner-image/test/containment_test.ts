@@ -710,9 +710,11 @@ section("CPU: a run uses at most one core", async () => {
     `32 parallel PBKDF2 deriveBits: ${pbkdf2.cores.toFixed(2)} cores used (bound 1.3)`, { ...pbkdf2, r: short(pbkdf2.r) });
   await nextRunFine("the PBKDF2 attack");
 
-  // Output the supervisor must read and then drops: forged console frames past the output cap, and stderr.
-  // Unshared, the supervisor spent most of a core on them beside the sandbox's own.
+  // Output the supervisor must read and then drops: forged console frames past the output cap, stderr, and
+  // newlines one byte per write (each write wakes the supervisor's event loop, read or not). Unshared, the
+  // supervisor spent from a third to most of a core on them beside the sandbox's own.
   const floods = {
+    "newlines, one byte per write": `const nl = new Uint8Array([10]); for (;;) Deno.stdout.writeSync(nl);`,
     "forged console frames past the output cap": `const frames = new TextEncoder().encode(('{"type":"console","level":"log","text":"' + "x".repeat(200) + '"}\\n').repeat(2000));
        for (;;) Deno.stdout.writeSync(frames);`,
     "a stderr flood": `const b = new Uint8Array(65536).fill(65); for (;;) Deno.stderr.writeSync(b);`,
@@ -1181,11 +1183,26 @@ section("a supervisor without CAP_KILL (the container's capabilities)", async ()
     check(fine.done?.status === "ok" && fine.done.value === 42, "no CAP_KILL: a normal run after it succeeds", short(fine));
     check(used !== undefined && (await waitUntil(() => !alive(used), 2000)), `no CAP_KILL: the used sandbox ${used} is killed and reaped after its run`, used);
 
+    // A sandbox over its output share is stopped (SIGSTOP) for a while, here through the helper.
+    await warm2();
+    const [flooder] = sandboxes();
+    note();
+    let seenStopped = false;
+    const watchState = setInterval(() => {
+      try {
+        if (flooder !== undefined && procStat(flooder).state === "T") seenStopped = true;
+      } catch { /* gone */ }
+    }, 10);
+    const flood = await run2(`const nl = new Uint8Array([10]); for (;;) Deno.stdout.writeSync(nl);`, { timeoutMs: 2000 });
+    clearInterval(watchState);
+    check(flood.done?.status === "timeout" && seenStopped && (await waitUntil(() => !alive(flooder), 2000)),
+      `no CAP_KILL: a sandbox writing past its output share is stopped through the helper (seen stopped: ${seenStopped}), times out and is reaped`, short(flood));
+
     // The helper: one process of the sandbox uid, no capabilities, no new privileges.
     note();
     const helpers = procChildren(pid).filter((p) => {
       try {
-        return Deno.readTextFileSync(`/proc/${p}/cmdline`).includes("kill -s KILL");
+        return Deno.readTextFileSync(`/proc/${p}/cmdline`).includes("kill -s");
       } catch {
         return false;
       }
