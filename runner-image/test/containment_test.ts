@@ -1193,7 +1193,7 @@ section("a supervisor without CAP_KILL (the container's capabilities)", async ()
         if (flooder !== undefined && procStat(flooder).state === "T") seenStopped = true;
       } catch { /* gone */ }
     }, 10);
-    const flood = await run2(`const nl = new Uint8Array([10]); for (;;) Deno.stdout.writeSync(nl);`, { timeoutMs: 2000 });
+    const flood = await run2(`const nl = new Uint8Array([10]); for (;;) Deno.stdout.writeSync(nl);`, { timeoutMs: 3000 });
     clearInterval(watchState);
     check(flood.done?.status === "timeout" && seenStopped && (await waitUntil(() => !alive(flooder), 2000)),
       `no CAP_KILL: a sandbox writing past its output share is stopped through the helper (seen stopped: ${seenStopped}), times out and is reaped`, short(flood));
