@@ -172,10 +172,12 @@ export async function prepareLaunch(cfg: Config): Promise<SandboxLaunch> {
  * Started on first use, restarted if it dies, and reaped on close (EOF on its stdin ends the loop).
  */
 export class GroupKiller {
-  // `kill` is a builtin (env -i leaves no PATH). `kill -s KILL -- -N` is the form both dash and bash
-  // take; anything but a plain group id above 1 is skipped (never `kill -1`, which means everything).
-  // stderr is /dev/null: a group that is already gone (ESRCH) is not worth a line.
-  static readonly SCRIPT = 'while read -r g; do case "$g" in ""|*[!0-9]*|0|1) ;; *) kill -s KILL -- "-$g" ;; esac; done';
+  // `kill` is a builtin (env -i leaves no PATH). A line is a signal and a group id; `kill -s SIG -- -N` is
+  // the form both dash and bash take. Only KILL, STOP and CONT are sent, and anything but a plain group id
+  // above 1 is skipped (never `kill -1`, which means everything). stderr is /dev/null: a group that is
+  // already gone (ESRCH) is not worth a line.
+  static readonly SCRIPT =
+    'while read -r s g; do case "$g" in ""|*[!0-9]*|0|1) ;; *) case "$s" in KILL|STOP|CONT) kill -s "$s" -- "-$g" ;; esac ;; esac; done';
   private proc: Deno.ChildProcess | null = null;
   private writer: WritableStreamDefaultWriter<Uint8Array> | null = null;
   private started = 0;
@@ -183,12 +185,12 @@ export class GroupKiller {
 
   constructor(private launch: SandboxLaunch) {}
 
-  /** Queue SIGKILL for process group `pgid`. Returns at once; the write to the helper is asynchronous. */
-  kill(pgid: number): boolean {
+  /** Queue `signal` for process group `pgid`. Returns at once; the write to the helper is asynchronous. */
+  kill(pgid: number, signal: "KILL" | "STOP" | "CONT" = "KILL"): boolean {
     if (this.closing || !Number.isSafeInteger(pgid) || pgid <= 1) return false;
     const w = this.writer ?? this.spawn();
     if (!w) return false;
-    w.write(encoder.encode(`${pgid}\n`)).catch(() => {/* helper gone: its exit handler resets, the caller retries */});
+    w.write(encoder.encode(`${signal} ${pgid}\n`)).catch(() => {/* helper gone: its exit handler resets, the caller retries */});
     return true;
   }
 
@@ -255,6 +257,42 @@ function pipeRid(stream: any, backing: string): number | null {
   const b = sym ? stream[sym] : null;
   return b && Number.isSafeInteger(b.rid) ? b.rid : null;
 }
+/**
+ * The supervisor's time spent on one sandbox's output (reading its pipes, parsing and forwarding its
+ * frames), held to a share of wall time. The sandbox itself is bound to one CPU, but every byte it writes
+ * costs the supervisor work on another: a sandbox flooding forged console or progress frames, or its
+ * stderr, kept the supervisor near a core busy on top of its own. Past the share, the sandbox is stopped
+ * (SIGSTOP) for a while and its pipes are not read. Stopped, not only left unread: every write to a pipe
+ * the supervisor's event loop watches wakes that loop, even while nobody reads, so a sandbox writing one
+ * byte at a time kept the supervisor busy (0.37 of a core) with its reads already held back. Its
+ * deadline still applies (SIGKILL ends a stopped process).
+ */
+export class OutputShare {
+  /** Of wall time, what the supervisor may spend on one sandbox's output over any stretch past the burst. */
+  static readonly SHARE = 0.15;
+  /** Work allowed at once before the share applies (a 4 MiB result is parsed in tens of ms). */
+  static readonly BURST_MS = 250;
+  /**
+   * Charged per chunk on top of the processing timed here: the read op and its event loop turn, which are
+   * not (measured on 2 cores: about 0.025 ms per read through the pipe's resource op, 0.06 ms through a
+   * web stream, the way stderr is read).
+   */
+  static readonly PER_READ_MS = 0.06;
+  private credit = OutputShare.BURST_MS;
+  private last = performance.now();
+
+  /** Charges the work begun at `startedAt`; returns how long to wait before reading again (0: within the share). */
+  charge(startedAt: number): number {
+    const now = performance.now();
+    const elapsed = now - this.last;
+    this.last = now;
+    this.credit = Math.min(OutputShare.BURST_MS, this.credit + elapsed * OutputShare.SHARE) - (now - startedAt) - OutputShare.PER_READ_MS;
+    return this.credit < 0 ? -this.credit / OutputShare.SHARE : 0;
+  }
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 export interface ChildFrame {
   // deno-lint-ignore no-explicit-any
   msg: any;
@@ -287,6 +325,10 @@ export class Sandbox {
   /** The exit status has been collected: the pid may be reused, so it is never signalled again. */
   private reaped = false;
   private killRetry: ReturnType<typeof setTimeout> | undefined;
+  /** Both pipes from the child draw on one share. */
+  private outputShare = new OutputShare();
+  /** While the child is stopped for exceeding its share: when it is continued. */
+  private held: Promise<void> | null = null;
 
   constructor(
     launch: SandboxLaunch,
@@ -393,7 +435,10 @@ export class Sandbox {
       for (;;) {
         const { value, done } = await reader.read();
         if (done) break;
+        const t0 = performance.now();
         if (!this.onChunk(value)) return;
+        const held = this.holdIfOverShare(t0);
+        if (held) await held;
         if (this.paused) {
           await this.paused;
           this.paused = null;
@@ -412,7 +457,10 @@ export class Sandbox {
       for (;;) {
         const n: number = await core.read(rid, buf);
         if (n === 0) break;
+        const t0 = performance.now();
         if (!this.onChunk(buf.subarray(0, n))) return;
+        const held = this.holdIfOverShare(t0);
+        if (held) await held;
         if (this.paused) {
           await this.paused;
           this.paused = null;
@@ -451,7 +499,10 @@ export class Sandbox {
       for (;;) {
         const { value, done } = await reader.read();
         if (done) break;
+        const t0 = performance.now();
         this.stderrTail = (this.stderrTail + decoder.decode(value, { stream: true })).slice(-8192);
+        const held = this.holdIfOverShare(t0);
+        if (held) await held;
       }
     } catch { /* ignore */ } finally {
       reader.releaseLock();
@@ -513,6 +564,31 @@ export class Sandbox {
     this.outQueue = []; // what the child never took is dropped with it
     this.signalGroup();
     this.writer.close().catch(() => {});
+  }
+
+  /**
+   * Charges the output work begun at `startedAt`; over the share, stops the child until it is back within.
+   * Returns what to wait for before reading on, or null (no extra await on the usual path).
+   */
+  private holdIfOverShare(startedAt: number): Promise<void> | null {
+    const wait = this.outputShare.charge(startedAt);
+    if (!wait || this.held) return this.held;
+    this.stopOrContinue("SIGSTOP");
+    this.held = pause(wait).then(() => {
+      this.held = null;
+      if (!this.killed) this.stopOrContinue("SIGCONT");
+    });
+    return this.held;
+  }
+
+  private stopOrContinue(signal: "SIGSTOP" | "SIGCONT") {
+    if (this.reaped) return;
+    try {
+      Deno.kill(-this.pid, signal);
+    } catch (e) {
+      // Root without CAP_KILL: through the helper. Should that fail too, the pipes are still not read.
+      if (e instanceof Deno.errors.PermissionDenied) this.killer?.kill(this.pid, signal === "SIGSTOP" ? "STOP" : "CONT");
+    }
   }
 
   private signalGroup() {
