@@ -29,7 +29,8 @@ class McpConformanceIT {
 
     static final String PACKAGE = "@modelcontextprotocol/conformance@0.1.16";
     static final List<String> SCENARIOS = List.of("server-initialize", "ping", "tools-list", "tools-call-simple-text",
-            "tools-call-error", "tools-call-with-progress", "json-schema-2020-12", "dns-rebinding-protection");
+            "tools-call-error", "tools-call-with-progress", "json-schema-2020-12", "dns-rebinding-protection",
+            "server-sse-multiple-streams");
     /** The suite for protocol revision 2026-07-28, run with {@code --spec-version 2026-07-28}. */
     static final String PACKAGE_2026 = "@modelcontextprotocol/conformance@0.2.0-alpha.12";
     /** Every 2026-07-28 server scenario of the suite that applies to a tools-only server (docs/conformance.md says why not the rest). */
