@@ -138,6 +138,29 @@ class McpStatelessIT {
         }
     }
 
+    /**
+     * server/discover declares the prompts and resources capabilities (empty lists), so reading one is not an unknown
+     * method but a prompt or resource that does not exist: -32602 naming it in {@code data} (SEP-2164), never an empty
+     * result.
+     */
+    @Test
+    void promptsAndResourcesAreEmptyAndReadingOneFindsNothing() throws Exception {
+        HttpResponse<String> list = send("/mcp/main", key, 14, "resources/list", null);
+        assertEquals(200, list.statusCode(), list.body());
+        assertEquals(0, json(list).getJsonObject("result").getJsonArray("resources").size(), list.body());
+        String uri = "test://nonexistent";
+        HttpResponse<String> read = send("/mcp/main", key, 15, "resources/read", "\"uri\":\"" + uri + "\"", "Mcp-Name", uri);
+        assertEquals(200, read.statusCode(), read.body());
+        JsonObject error = json(read).getJsonObject("error");
+        assertNotNull(error, read.body());
+        assertEquals(-32602, error.getInt("code"), read.body());
+        assertEquals(uri, error.getJsonObject("data").getString("uri"), read.body());
+        assertEquals(15, json(read).getInt("id"));
+        HttpResponse<String> prompt = send("/mcp/main", key, 16, "prompts/get", "\"name\":\"greeting\"", "Mcp-Name", "greeting");
+        assertEquals(-32602, json(prompt).getJsonObject("error").getInt("code"), prompt.body());
+        assertEquals("greeting", json(prompt).getJsonObject("error").getJsonObject("data").getString("name"), prompt.body());
+    }
+
     @Test
     void aToolNeedingAnUndeclaredClientCapabilityIsRefusedBeforeItRuns() throws Exception {
         String confKey = McpHttp.tenant("conformance-tenant").getString("adminKey");

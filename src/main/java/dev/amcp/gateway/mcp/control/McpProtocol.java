@@ -37,7 +37,7 @@ import java.util.logging.Logger;
 /**
  * The MCP methods of a tools-only server: {@code initialize}, {@code ping}, {@code tools/list} and
  * {@code tools/call}, plus the notifications a client sends; in revision 2026-07-28 {@code server/discover},
- * {@code tools/list} and {@code tools/call} (and empty prompt and resource lists), each result marked
+ * {@code tools/list} and {@code tools/call} (and empty prompt and resource lists, where a read finds nothing), each result marked
  * {@code resultType: "complete"} with the server's identity in {@code _meta}. Transport concerns (HTTP status, SSE, sessions) stay
  * in the boundary; everything here works on one already-authenticated, already-scoped {@link Exchange}.
  */
@@ -167,6 +167,9 @@ public class McpProtocol {
                 case "prompts/list" -> McpWire.emptyList("prompts", listTtl());
                 case "resources/list" -> McpWire.emptyList("resources", listTtl());
                 case "resources/templates/list" -> McpWire.emptyList("resourceTemplates", listTtl());
+                // the capabilities are declared, so their reads exist and find nothing (SEP-2164: -32602, the uri in data)
+                case "resources/read" -> throw notFound("Resource", "uri", request.params());
+                case "prompts/get" -> throw notFound("Prompt", "name", request.params());
                 default -> throw McpError.methodNotFound(clip(request.method()));
             };
         }
@@ -177,6 +180,15 @@ public class McpProtocol {
             case "tools/call" -> callTool(exchange, request, progress);
             default -> throw McpError.methodNotFound(clip(request.method()));
         };
+    }
+
+    /** -32602 for a resource or prompt this server does not have (it has none), naming what was asked for in {@code data}. */
+    private static McpError notFound(String what, String param, JsonObject params) {
+        if (!(params.get(param) instanceof JsonString asked)) {
+            return McpError.invalidParams(what + " requests need params." + param + " (a string)");
+        }
+        return new McpError(McpError.INVALID_PARAMS, what + " not found: " + clip(asked.getString()), null, 200,
+                JsonSupport.JSON.createObjectBuilder().add(param, asked).build());
     }
 
     private JsonObject initialize(Exchange exchange, JsonRpcMessage request) {
