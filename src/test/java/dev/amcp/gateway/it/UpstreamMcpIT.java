@@ -65,6 +65,10 @@ class UpstreamMcpIT {
         settings.put("AMCP_CREDENTIAL_LEAKY_TOKEN_URL", "http://169.254.169.254/latest/api/token");
         settings.put("AMCP_CREDENTIAL_LEAKY_CLIENT_ID", "upstream-client");
         settings.put("AMCP_CREDENTIAL_LEAKY_CLIENT_SECRET", "upstream-secret");
+        // No access cache: each request to an upstream reads its rule (the workspace's grants) from the database, also
+        // those the SDK sends from its own threads (notifications/initialized once the event stream is open, the
+        // re-listing after list_changed). Cached, that read happened there only after an access change, now and then.
+        settings.put("AMCP_ACCESS_CACHE_SECONDS", "0");
         return Deployments.gateway("amcp-upstream-mcp", false, settings);
     }
 

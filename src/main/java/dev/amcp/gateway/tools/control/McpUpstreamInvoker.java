@@ -20,6 +20,7 @@ import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ContextService;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
@@ -102,6 +103,9 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
 
     @Resource
     ManagedExecutorService executor;
+
+    @Resource
+    ContextService contexts;
 
     /** Open clients: one per upstream, and one per person at a per-person upstream. */
     private final Map<ConnectionKey, Connection> connections = new ConcurrentHashMap<>();
@@ -405,6 +409,11 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
         }
         Route route = route(upstream, personal);
         CheckedUpstream checked = route.checked();
+        // The SDK sends some requests from its own threads (notifications/initialized once the event stream is open,
+        // its re-listing after list_changed), and the per-request check reads the database: Liberty's JPA fails on a
+        // thread without the application's context (a NullPointerException on the UOW coordinator), so the check
+        // runs with the context of the thread that opened the connection.
+        Supplier<Optional<Map.Entry<String, String>>> header = contexts.contextualSupplier(route.header());
         URI pinned = checked.pinnedUri();
         String base = pinned.getScheme() + "://" + pinned.getRawAuthority();
         String endpoint = (pinned.getRawPath() == null || pinned.getRawPath().isEmpty() ? "/" : pinned.getRawPath())
@@ -415,7 +424,7 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
                 .connectTimeout(Duration.ofSeconds(5))
                 .httpRequestCustomizer((builder, method, uri, body, context) -> {
                     http.pinHost(builder, checked);
-                    route.header().get().ifPresent(header -> builder.setHeader(header.getKey(), header.getValue()));
+                    header.get().ifPresent(h -> builder.setHeader(h.getKey(), h.getValue()));
                 })
                 .build();
         RecordingTransport recording = new RecordingTransport(transport, eventStream);
