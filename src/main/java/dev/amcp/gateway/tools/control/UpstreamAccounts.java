@@ -37,6 +37,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.logging.Logger;
 
 /**
@@ -236,20 +237,20 @@ public class UpstreamAccounts {
     @Transactional
     public String bearer(Caller caller, UpstreamServer server) throws AccountNeeded {
         if (caller.userId() == null) {
-            throw needed(server, "Tool calls to upstream MCP server '" + server.getName() + "' go with each person's own account, "
+            throw needed(server, connect -> "Tool calls to upstream MCP server '" + server.getName() + "' go with each person's own account, "
                     + "and this caller is no person of the workspace");
         }
-        UpstreamAccount account = find(server.getId(), caller.userId()).orElseThrow(() -> needed(server, "Upstream MCP server '"
+        UpstreamAccount account = find(server.getId(), caller.userId()).orElseThrow(() -> needed(server, connect -> "Upstream MCP server '"
                 + server.getName() + "' acts with your own account there, and you have not connected it yet. Connect it in the editor at "
-                + CONNECT + " and call again"));
+                + connect + " and call again"));
         if (!expiring(account)) {
             return open(account).getString("access");
         }
         try {
             em.refresh(account, LockModeType.PESSIMISTIC_WRITE); // re-read under the row lock: one refresh across nodes
         } catch (EntityNotFoundException e) {
-            throw needed(server, "Your account at upstream MCP server '" + server.getName() + "' was disconnected. Connect it again at "
-                    + CONNECT + " and call again");
+            throw needed(server, connect -> "Your account at upstream MCP server '" + server.getName() + "' was disconnected. Connect it again at "
+                    + connect + " and call again");
         }
         if (!expiring(account)) {
             return open(account).getString("access"); // another node refreshed it while this one waited
@@ -257,8 +258,8 @@ public class UpstreamAccounts {
         String refresh = JsonSupport.string(open(account), "refresh", null);
         if (refresh == null) {
             forget(account);
-            throw needed(server, "Your account at upstream MCP server '" + server.getName() + "' expired and cannot be renewed. "
-                    + "Connect it again at " + CONNECT + " and call again");
+            throw needed(server, connect -> "Your account at upstream MCP server '" + server.getName() + "' expired and cannot be renewed. "
+                    + "Connect it again at " + connect + " and call again");
         }
         UpstreamOAuthClient client = em.find(UpstreamOAuthClient.class, server.getId());
         try {
@@ -269,18 +270,15 @@ public class UpstreamAccounts {
                 throw new IllegalStateException("renewing your account's token failed: " + e.getMessage());
             }
             forget(account);
-            throw needed(server, "Your account at upstream MCP server '" + server.getName() + "' is no longer valid there ("
-                    + e.getMessage() + "). Connect it again at " + CONNECT + " and call again");
+            throw needed(server, connect -> "Your account at upstream MCP server '" + server.getName() + "' is no longer valid there ("
+                    + e.getMessage() + "). Connect it again at " + connect + " and call again");
         }
     }
 
-    /** Where {@link #needed} puts the page to connect at. */
-    private static final String CONNECT = "{connect}";
-
     /** The refusal of a call without a usable account, naming the page (looked up only now: calls with one never need it). */
-    private AccountNeeded needed(UpstreamServer server, String message) {
+    private AccountNeeded needed(UpstreamServer server, Function<String, String> message) {
         String connect = connectUrl(server);
-        return new AccountNeeded(message.replace(CONNECT, connect), connect);
+        return new AccountNeeded(message.apply(connect), connect);
     }
 
     private boolean expiring(UpstreamAccount account) {
