@@ -51,6 +51,7 @@ public final class EverythingProxy implements AutoCloseable {
     private final Set<String> tokens = ConcurrentHashMap.newKeySet();
     private final List<String> bodies = new CopyOnWriteArrayList<>();
     private final AtomicInteger accepted = new AtomicInteger();
+    private volatile long cancellationDelayMs;
     private final AtomicInteger refused = new AtomicInteger();
     private final List<String> authorizations = new CopyOnWriteArrayList<>();
     private final List<String> registrations = new CopyOnWriteArrayList<>();
@@ -133,6 +134,11 @@ public final class EverythingProxy implements AutoCloseable {
         };
     }
 
+    /** Makes this proxy slow to take a {@code notifications/cancelled}: it waits before keeping and forwarding it. */
+    public void delayCancellations(long millis) {
+        cancellationDelayMs = millis;
+    }
+
     /** The bodies of the requests forwarded so far, in order. */
     public List<String> bodies() {
         return List.copyOf(bodies);
@@ -193,6 +199,9 @@ public final class EverythingProxy implements AutoCloseable {
                 }
             }
             byte[] body = exchange.getRequestBody().readAllBytes();
+            if (cancellationDelayMs > 0 && new String(body, StandardCharsets.UTF_8).contains("\"notifications/cancelled\"")) {
+                Thread.sleep(cancellationDelayMs);
+            }
             if (body.length > 0) {
                 bodies.add(new String(body, StandardCharsets.UTF_8));
             }

@@ -187,6 +187,8 @@ class UpstreamMcpIT {
                         .filter(m -> "tools/call".equals(m.getString("method", ""))).findFirst().orElse(null);
             }
             assertNotNull(upstreamCall, "the call reached the upstream: " + proxy.bodies());
+            // a slow upstream: the caller's "cancelled" answer must still come only after the upstream took the notice
+            proxy.delayCancellations(1000);
             HttpResponse<String> cancel = McpHttp.post(APP + "/mcp/main", ws.memberKey(),
                     "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":42,\"reason\":\"user pressed stop\"}}",
                     "Mcp-Session-Id", session, "MCP-Protocol-Version", McpHttp.LATEST);
@@ -198,7 +200,7 @@ class UpstreamMcpIT {
 
             JsonObject forwarded = proxy.bodies().stream().map(b -> McpHttp.parse(b).asJsonObject())
                     .filter(m -> "notifications/cancelled".equals(m.getString("method", ""))).findFirst().orElse(null);
-            assertNotNull(forwarded, "the cancellation went upstream: " + proxy.bodies());
+            assertNotNull(forwarded, "the cancellation went upstream before the caller was answered (" + answer.body() + "): " + proxy.bodies());
             assertEquals(upstreamCall.get("id"), forwarded.getJsonObject("params").get("requestId"), forwarded.toString());
             assertEquals("user pressed stop", forwarded.getJsonObject("params").getString("reason", ""), forwarded.toString());
         }

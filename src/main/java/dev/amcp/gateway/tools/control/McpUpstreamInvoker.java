@@ -73,6 +73,8 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
     public static final String METHOD = "MCP";
     public static final String TIMEOUT_SETTING = "AMCP_UPSTREAM_MCP_TIMEOUT_MS";
     static final long DEFAULT_TIMEOUT_MS = 60_000;
+    /** How long a cancellation waits for the upstream to take {@code notifications/cancelled} before the call ends anyway. */
+    static final Duration CANCELLATION_SEND_WAIT = Duration.ofSeconds(2);
     private static final Logger LOG = Logger.getLogger(McpUpstreamInvoker.class.getName());
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
     private static final tools.jackson.core.type.TypeReference<Map<String, Object>> MAP = new tools.jackson.core.type.TypeReference<>() {};
@@ -219,13 +221,23 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
         }
     }
 
+    /**
+     * Tells the upstream, then ends the call here: the caller's "cancelled" answer comes only once the upstream has
+     * taken the notification (or failed to, or {@link #CANCELLATION_SEND_WAIT} passed), so the caller never sees its
+     * call over while the upstream still works on it unaware.
+     */
     private void cancelUpstream(InFlight call, String reason) {
         Object requestId = call.connection().transport().requestIdOf(call.token());
-        if (requestId != null) {
-            call.connection().transport().sendMessage(cancellation(requestId, reason))
-                    .subscribe(null, e -> LOG.fine(() -> "Forwarding a cancellation failed: " + e));
+        if (requestId == null) {
+            call.result().cancel(true);
+            return;
         }
-        call.result().cancel(true);
+        call.connection().transport().sendMessage(cancellation(requestId, reason))
+                .timeout(CANCELLATION_SEND_WAIT)
+                .doOnError(e -> LOG.fine(() -> "Forwarding a cancellation failed: " + e))
+                .onErrorComplete()
+                .doFinally(signal -> call.result().cancel(true))
+                .subscribe();
     }
 
     /** The {@code notifications/cancelled} the upstream gets for its request. */
