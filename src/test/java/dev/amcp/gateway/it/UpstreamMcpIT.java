@@ -163,8 +163,8 @@ class UpstreamMcpIT {
     }
 
     /**
-     * The caller's {@code notifications/cancelled} ends its call at once, and the gateway forwards it upstream naming
-     * the request it sent there: the proxy in front of server-everything sees both.
+     * The caller's {@code notifications/cancelled} is forwarded upstream, naming the request the gateway sent there, and
+     * the call ends once the upstream has taken it: the proxy in front of server-everything, slow to take it, sees both.
      */
     @Test
     void aCallerCancellationStopsTheUpstreamCall() throws Exception {
