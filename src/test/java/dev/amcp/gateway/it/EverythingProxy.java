@@ -51,10 +51,10 @@ public final class EverythingProxy implements AutoCloseable {
     private final Set<String> tokens = ConcurrentHashMap.newKeySet();
     private final List<String> bodies = new CopyOnWriteArrayList<>();
     private final AtomicInteger accepted = new AtomicInteger();
-    private volatile long cancellationDelayMs;
     private final AtomicInteger refused = new AtomicInteger();
     private final List<String> authorizations = new CopyOnWriteArrayList<>();
     private final List<String> registrations = new CopyOnWriteArrayList<>();
+    private volatile long cancellationDelayMs;
     private final int port;
 
     private EverythingProxy(RSAKey key, int port) throws IOException {
@@ -199,11 +199,12 @@ public final class EverythingProxy implements AutoCloseable {
                 }
             }
             byte[] body = exchange.getRequestBody().readAllBytes();
-            if (cancellationDelayMs > 0 && new String(body, StandardCharsets.UTF_8).contains("\"notifications/cancelled\"")) {
+            String text = new String(body, StandardCharsets.UTF_8);
+            if (cancellationDelayMs > 0 && text.contains("\"notifications/cancelled\"")) {
                 Thread.sleep(cancellationDelayMs);
             }
             if (body.length > 0) {
-                bodies.add(new String(body, StandardCharsets.UTF_8));
+                bodies.add(text);
             }
             request.method(exchange.getRequestMethod(), body.length == 0 ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
             HttpResponse<InputStream> response = client.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
