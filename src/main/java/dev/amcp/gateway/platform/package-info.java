@@ -13,6 +13,9 @@
  *   <li>{@code boundary.RestApplication}: the Jakarta REST root and the OpenAPI description at {@code /openapi}.</li>
  *   <li>{@code control.SecretBox}: envelope encryption of secrets features store (AES-256-GCM under data keys wrapped
  *       by the operator's master key), and the re-wrap of a master-key rotation; it knows nothing of what it seals.</li>
+ *   <li>{@code control.QuietRefusals}: an expected refusal ({@code IllegalArgumentException} or
+ *       {@code entity.ExpectedRefusal}) leaves a {@code @Transactional} method rolled back as before, but without the
+ *       FFDC incident Liberty writes for every runtime exception there.</li>
  * </ul>
  */
 package dev.amcp.gateway.platform;

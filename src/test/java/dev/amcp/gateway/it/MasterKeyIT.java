@@ -37,6 +37,8 @@ class MasterKeyIT {
     /** Keys of this test alone: a rotation re-wraps only what these wrapped, never the other tests' data keys. */
     static final String KEY_A = "bWFzdGVyLWtleS1JVC1hLTAwMDAwMDAwMDAwMDAwMDA=";
     static final String KEY_B = "bWFzdGVyLWtleS1JVC1iLTExMTExMTExMTExMTExMTE=";
+    /** Wraps nothing the others stored: a node started with it alone cannot open their secrets. */
+    static final String KEY_C = "bWFzdGVyLWtleS1JVC1jLTIyMjIyMjIyMjIyMjIyMjI=";
 
     @ArquillianResource
     Deployer deployer;
@@ -56,6 +58,11 @@ class MasterKeyIT {
     @Deployment(name = "key-b", managed = false, testable = false)
     static WebArchive keyB() {
         return Deployments.gateway("amcp-key-b", false, withOperator(Map.of("AMCP_MASTER_KEY", KEY_B, "AMCP_MASTER_KEY_PREVIOUS", KEY_A)));
+    }
+
+    @Deployment(name = "key-c", managed = false, testable = false)
+    static WebArchive keyC() {
+        return Deployments.gateway("amcp-key-c", false, withOperator(Map.of("AMCP_MASTER_KEY", KEY_C)));
     }
 
     @Deployment(name = "no-key", order = 2, testable = false)
@@ -93,20 +100,65 @@ class MasterKeyIT {
         return json(send(context, "GET", "/it-db-scan/" + table, null, null), 200).getJsonArray("rows").getValuesAs(JsonObject.class);
     }
 
+    /** Under {@code key}'s workspace: an upstream whose header credential is {@code secret}, and a tool under it. */
+    static long vaultTool(String context, String key, String secret) throws Exception {
+        WorkspaceUpstreamsIT.egressRule(context, "127.0.0.1:" + WorkspaceUpstreamsIT.PORT);
+        long upstream = json(send(context, "POST", "/api/upstreams", key, Json.createObjectBuilder().add("name", "vault")
+                .add("baseUrl", "http://127.0.0.1:" + WorkspaceUpstreamsIT.PORT + context + "/it-upstream").build().toString()), 201)
+                .getJsonNumber("id").longValue();
+        json(send(context, "PUT", "/api/upstreams/" + upstream + "/credential", key, Json.createObjectBuilder().add("kind", "header")
+                .add("header", "X-Api-Key").add("value", secret).build().toString()), 200);
+        json(send(context, "POST", "/api/tools", key, Json.createObjectBuilder().add("server", "demo").add("name", "vault_headers")
+                .add("endpointMapping", Json.createObjectBuilder().add("method", "GET").add("upstream", "vault").add("url", "/headers"))
+                .build().toString()), 201);
+        return upstream;
+    }
+
+    /**
+     * A node whose master key wraps none of the stored data keys refuses a call that needs a secret with a tool error
+     * naming the settings, and logs one warning for that data key however often it is called: no FFDC incident, for
+     * this refusal or any other expected refusal that left a transactional method (an input the egress ceiling refuses,
+     * say). Liberty notes every incident it writes with FFDC1015I, once per kind of exception and place.
+     */
+    @Test
+    void aMasterKeyThatOpensNothingStoredRefusesTheCallWithOneLogLineAndNoIncident() throws Exception {
+        String a = "/amcp-key-a";
+        String key = tenant(a);
+        long upstream = vaultTool(a, key, "unopenable-" + UUID.randomUUID());
+        String dataKey = rows(a, "upstream_credentials").stream().filter(r -> r.getString("upstream_id").equals(String.valueOf(upstream)))
+                .findFirst().orElseThrow().getString("data_key_id");
+        HttpResponse<String> outside = send(a, "POST", "/api/upstreams", key, "{\"name\":\"far\",\"baseUrl\":\"https://far.example/api\"}");
+        assertEquals(400, outside.statusCode(), outside.body());
+
+        deployer.deploy("key-c");
+        try {
+            String c = "/amcp-key-c";
+            for (int call = 0; call < 3; call++) {
+                try (McpSyncClient client = McpHttp.sdkClient(c + "/mcp/demo", key)) {
+                    client.initialize();
+                    McpSchema.CallToolResult r = client.callTool(new McpSchema.CallToolRequest("vault_headers", Map.of()));
+                    assertTrue(Boolean.TRUE.equals(r.isError()), String.valueOf(r.content()));
+                    String text = ((McpSchema.TextContent) r.content().get(0)).text();
+                    assertTrue(text.contains("the credential of upstream 'vault' cannot be opened: the secret's data key " + dataKey
+                            + " is wrapped by master key ") && text.contains("which this node does not have (AMCP_MASTER_KEY, AMCP_MASTER_KEY_PREVIOUS)"), text);
+                }
+            }
+            assertEquals(1, ServerLog.lines("A stored secret cannot be opened on this node, so the calls that need it are refused: the secret's data key "
+                    + dataKey + " is wrapped").size(), "one warning for the data key, however many calls");
+            List<String> refusals = ServerLog.incidents().stream().filter(l -> l.contains("CannotOpen") || l.contains("the secret's data key")
+                    || l.contains("InvalidInputException") || l.contains("egress ceiling")).toList();
+            assertEquals(List.of(), refusals, "expected refusals are no FFDC incidents");
+        } finally {
+            deployer.undeploy("key-c");
+        }
+    }
+
     @Test
     void secretsStoredUnderOneMasterKeyAreReadAfterARestartWithTheNextAndNoCiphertextChanges() throws Exception {
         String a = "/amcp-key-a";
         String secret = "rotate-me-" + UUID.randomUUID();
         String key = tenant(a);
-        WorkspaceUpstreamsIT.egressRule(a, "127.0.0.1:" + WorkspaceUpstreamsIT.PORT);
-        long upstream = json(send(a, "POST", "/api/upstreams", key, Json.createObjectBuilder().add("name", "vault")
-                .add("baseUrl", "http://127.0.0.1:" + WorkspaceUpstreamsIT.PORT + a + "/it-upstream").build().toString()), 201)
-                .getJsonNumber("id").longValue();
-        json(send(a, "PUT", "/api/upstreams/" + upstream + "/credential", key, Json.createObjectBuilder().add("kind", "header")
-                .add("header", "X-Api-Key").add("value", secret).build().toString()), 200);
-        json(send(a, "POST", "/api/tools", key, Json.createObjectBuilder().add("server", "demo").add("name", "vault_headers")
-                .add("endpointMapping", Json.createObjectBuilder().add("method", "GET").add("upstream", "vault").add("url", "/headers"))
-                .build().toString()), 201);
+        long upstream = vaultTool(a, key, secret);
         assertEquals(TestUpstream.sha256(secret), headersSeen(a, key));
         JsonObject credential = rows(a, "upstream_credentials").stream()
                 .filter(r -> r.getString("upstream_id").equals(String.valueOf(upstream))).findFirst().orElseThrow();
@@ -116,6 +168,8 @@ class MasterKeyIT {
         deployer.deploy("key-b"); // a restart with B, and A as the previous key
         try {
             String b = "/amcp-key-b";
+            // The first request once the application has started is a call that needs the re-wrapped secret.
+            assertEquals(TestUpstream.sha256(secret), headersSeen(b, key), "the secret opens under B at once");
             JsonObject rewrapped = rows(b, "data_keys").stream().filter(r -> r.getString("id").equals(dataKey.getString("id")))
                     .findFirst().orElseThrow();
             assertNotEquals(dataKey.getString("master_key_id"), rewrapped.getString("master_key_id"), "now wrapped by B");
@@ -124,7 +178,6 @@ class MasterKeyIT {
             JsonObject after = rows(b, "upstream_credentials").stream()
                     .filter(r -> r.getString("upstream_id").equals(String.valueOf(upstream))).findFirst().orElseThrow();
             assertEquals(credential.getString("ciphertext"), after.getString("ciphertext"), "no secret is re-encrypted");
-            assertEquals(TestUpstream.sha256(secret), headersSeen(b, key), "the secret opens under B");
         } finally {
             deployer.undeploy("key-b");
         }

@@ -136,7 +136,7 @@ class ObservabilityIT {
         assertEquals(minted, UUID.fromString(minted).toString(), "a request without one gets a fresh UUID");
         assertNotEquals(generated, minted);
 
-        Path log = Path.of("target/liberty/wlp/usr/servers", System.getProperty("it.server.name", "amcp-it"), "logs/messages.log");
+        Path log = ServerLog.messages();
         String expected = "request " + id + " GET /api/tools -> 401 in ";
         long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
         while (System.nanoTime() < deadline) {

@@ -195,7 +195,7 @@ class WorkspaceUpstreamsIT {
         String audit = send("GET", "/api/audit?kind=credential", a, null).body();
         assertTrue(audit.contains("\"use\"") && audit.contains("\"create\"") && audit.contains(set.getString("fingerprint")), audit);
         assertFalse(audit.contains(secret), audit);
-        Path log = Path.of("target", "liberty", "wlp", "usr", "servers", System.getProperty("it.server.name", "amcp-it"), "logs", "messages.log");
+        Path log = ServerLog.messages();
         assertFalse(Files.readString(log).contains(secret), "the secret in " + log);
     }
     /**

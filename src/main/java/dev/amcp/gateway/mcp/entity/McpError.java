@@ -1,5 +1,6 @@
 package dev.amcp.gateway.mcp.entity;
 
+import dev.amcp.gateway.platform.entity.ExpectedRefusal;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 
@@ -8,7 +9,7 @@ import jakarta.json.JsonValue;
  * client and never holds a stack trace or class name. {@code httpStatus} is the status of a single, non-batched
  * reply (200 for errors that are ordinary JSON-RPC responses, 400 for input the server cannot accept).
  */
-public class McpError extends RuntimeException {
+public class McpError extends RuntimeException implements ExpectedRefusal {
 
     public static final int PARSE_ERROR = -32700;
     public static final int INVALID_REQUEST = -32600;

@@ -3,6 +3,7 @@ package dev.amcp.gateway.platform.control;
 import dev.amcp.gateway.platform.control.MasterKeys.MasterKey;
 import dev.amcp.gateway.platform.entity.ConflictException;
 import dev.amcp.gateway.platform.entity.DataKey;
+import dev.amcp.gateway.platform.entity.ExpectedRefusal;
 import dev.amcp.gateway.platform.entity.Message;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Priority;
@@ -22,6 +23,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Logger;
 import javax.crypto.SecretKey;
@@ -59,11 +61,23 @@ public class SecretBox {
     /** A sealed secret: the data key that sealed it, the ciphertext, and a fingerprint of the value. */
     public record Sealed(long dataKeyId, String ciphertext, String fingerprint) {}
 
+    /**
+     * A stored secret that does not open on this node (a master key it lacks, an altered row): the call that needs it
+     * is refused with this message, and the node logs one warning per data key, never an incident.
+     */
+    public static final class CannotOpen extends IllegalStateException implements ExpectedRefusal {
+        CannotOpen(String message) {
+            super(message);
+        }
+    }
+
     private MasterKey current;
     private Map<String, MasterKey> known = Map.of();
     /** Why nothing can be sealed, or null. */
     private String unavailable;
     private final Map<Long, SecretKey> dataKeys = new ConcurrentHashMap<>();
+    /** Data keys this node already warned about, so a refused secret is one log line, not one per call. */
+    private final Set<Long> warned = ConcurrentHashMap.newKeySet();
     private volatile Long sealingKeyId;
 
     @PostConstruct
@@ -105,21 +119,21 @@ public class SecretBox {
                 MasterKeys.fingerprint(key, plaintext));
     }
 
-    /** Opens a secret sealed for {@code context}; an {@link IllegalStateException} says why it cannot be opened. */
+    /** Opens a secret sealed for {@code context}; {@link CannotOpen} says why it cannot be opened. */
     @Transactional(Transactional.TxType.SUPPORTS)
     public String open(long dataKeyId, String ciphertext, String context) {
         SecretKey key = dataKeys.get(dataKeyId);
         if (key == null) {
             DataKey row = em.find(DataKey.class, dataKeyId);
             if (row == null) {
-                throw new IllegalStateException("the secret's data key " + dataKeyId + " is missing");
+                throw refused(dataKeyId, "the secret's data key " + dataKeyId + " is missing");
             }
             key = unwrapped(row);
         }
         try {
             return new String(MasterKeys.decrypt(key, ciphertext, context), StandardCharsets.UTF_8);
         } catch (GeneralSecurityException | IllegalArgumentException e) {
-            throw new IllegalStateException("the stored secret does not open: it was not sealed for this place, or it was altered");
+            throw refused(dataKeyId, "the stored secret does not open: it was not sealed for this place, or it was altered");
         }
     }
 
@@ -146,15 +160,22 @@ public class SecretBox {
         return dataKeys.computeIfAbsent(row.getId(), id -> {
             MasterKey master = known.get(row.getMasterKeyId());
             if (master == null) {
-                throw new IllegalStateException("the secret's data key is wrapped by master key " + row.getMasterKeyId()
+                throw refused(id, "the secret's data key " + id + " is wrapped by master key " + row.getMasterKeyId()
                         + ", which this node does not have (" + MASTER_KEY + ", " + PREVIOUS + ")");
             }
             try {
                 return new SecretKeySpec(MasterKeys.decrypt(master.key(), row.getWrapped(), WRAP_CONTEXT), "AES");
             } catch (GeneralSecurityException | IllegalArgumentException e) {
-                throw new IllegalStateException("data key " + id + " does not open with master key " + master.id());
+                throw refused(id, "data key " + id + " does not open with master key " + master.id());
             }
         });
+    }
+
+    private CannotOpen refused(long dataKeyId, String why) {
+        if (warned.add(dataKeyId)) {
+            LOG.warning(() -> "A stored secret cannot be opened on this node, so the calls that need it are refused: " + why);
+        }
+        return new CannotOpen(why);
     }
 
     /** At start: re-wraps what previous master keys wrapped (see the class comment). */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.amcp.gateway.it.Deployments;
 import dev.amcp.gateway.it.EverythingProxy;
+import dev.amcp.gateway.it.ServerLog;
 import dev.amcp.gateway.it.EverythingUpstream;
 import dev.amcp.gateway.it.McpHttp;
 import dev.amcp.gateway.it.OidcTestProvider;
@@ -154,8 +155,7 @@ class UpstreamAccountsBrowserIT extends EditorBrowserSetup {
         JsonObject audit = json(rest("GET", "/api/audit?kind=credential", key, null));
         assertTrue(audit.toString().contains("account of " + tenant.getString("admin")), audit.toString());
         assertTrue(sent.stream().noneMatch(audit.toString()::contains), "no token in the audit log");
-        java.nio.file.Path log = java.nio.file.Path.of("target", "liberty", "wlp", "usr", "servers",
-                System.getProperty("it.server.name", "amcp-it"), "logs", "messages.log");
+        java.nio.file.Path log = ServerLog.messages();
         String logged = java.nio.file.Files.readString(log);
         assertTrue(sent.stream().noneMatch(logged::contains), "no token in " + log);
     }
