@@ -29,9 +29,10 @@ public class DemoOpenApiTest {
     }
 
     @Test
-    void theDocumentGivesTheEightDemoTools() {
+    void theDocumentGivesTheNineDemoTools() {
         Map<String, ImportedOperation> tools = tools().stream().collect(Collectors.toMap(ImportedOperation::name, Function.identity()));
         Map<String, String> expected = Map.of("customers_search", "GET /customers", "customer_get", "GET /customers/{customerId}",
+                "customers_in_city", "GET /customers/in-city/{city}",
                 "orders_list", "GET /orders", "order_get", "GET /orders/{orderId}", "order_create", "POST /orders",
                 "order_set_status", "PATCH /orders/{orderId}", "inventory_list", "GET /inventory",
                 "inventory_adjust", "POST /inventory/{sku}/adjust");
@@ -54,6 +55,8 @@ public class DemoOpenApiTest {
                 .getJsonObject("tier").getJsonArray("enum"));
         assertEquals(List.of("customerId", "quantity", "sku"), tools.get("order_create").inputSchema().getJsonArray("required")
                 .getValuesAs(jakarta.json.JsonString.class).stream().map(jakarta.json.JsonString::getString).sorted().toList());
+        assertEquals("City", tools.get("customers_in_city").inputSchema().getJsonObject("properties").getJsonObject("city").getString("x-mcp-header"),
+                "the parameter's x-mcp-header reaches the argument's schema");
         assertEquals("^SKU-[0-9]{3}$", tools.get("inventory_adjust").inputSchema().getJsonObject("properties").getJsonObject("sku").getString("pattern"));
     }
 }

@@ -81,8 +81,8 @@ class HealthAndDemoIT {
     void demoToolsCallTheDemoApiThroughTheRestTestSurface() throws Exception {
         var seeded = seeder.seed("demo-" + UUID.randomUUID().toString().substring(0, 8));
         var demoTools = tools.tools(seeded.workspace().getId());
-        assertEquals(8, demoTools.size());
-        assertEquals(5, demoTools.stream().filter(t -> t.isReadOnly()).count(), "five reads, three writes");
+        assertEquals(9, demoTools.size());
+        assertEquals(6, demoTools.stream().filter(t -> t.isReadOnly()).count(), "six reads, three writes");
         String bearer = "Bearer " + seeded.apiKey();
 
         var customer = fixtures.post("/api/tools/customer_get/call", bearer, "{\"customerId\": 7}");
@@ -90,6 +90,13 @@ class HealthAndDemoIT {
         JsonObject result = JsonSupport.parseObject(customer.body());
         assertFalse(result.getBoolean("isError"), customer.body());
         assertEquals(7, result.getJsonObject("structuredContent").getInt("id"));
+        String city = result.getJsonObject("structuredContent").getString("city");
+
+        var inCity = fixtures.post("/api/tools/customers_in_city/call", bearer, "{\"city\": \"" + city.toUpperCase() + "\"}");
+        JsonObject neighbours = JsonSupport.parseObject(inCity.body());
+        assertFalse(neighbours.getBoolean("isError"), inCity.body());
+        assertTrue(neighbours.getJsonObject("structuredContent").getJsonArray("customers").getValuesAs(JsonObject.class).stream()
+                .anyMatch(c -> c.getInt("id") == 7 && c.getString("city").equals(city)), inCity.body());
 
         var order = fixtures.post("/api/tools/order_create/call", bearer, "{\"customerId\": 7, \"sku\": \"SKU-001\", \"quantity\": 2}");
         JsonObject created = JsonSupport.parseObject(order.body());

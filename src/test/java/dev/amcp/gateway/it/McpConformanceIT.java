@@ -62,22 +62,32 @@ class McpConformanceIT {
 
     @Test
     void applicableScenariosPass() throws Exception {
-        run(PACKAGE, SCENARIOS, "", "conformance.log");
+        run(PACKAGE, SCENARIOS, "", "conformance-tenant", "/mcp/conf", "conformance.log");
     }
 
     /** The 2026-07-28 scenarios that apply to a tools-only server, all of them, against the same endpoint. */
     @Test
     void revision20260728ScenariosPass() throws Exception {
-        run(PACKAGE_2026, SCENARIOS_2026, " --spec-version 2026-07-28", "conformance-2026-07-28.log");
+        run(PACKAGE_2026, SCENARIOS_2026, " --spec-version 2026-07-28", "conformance-tenant", "/mcp/conf", "conformance-2026-07-28.log");
     }
 
-    private static void run(String suite, List<String> scenarios, String options, String logName) throws Exception {
+    /**
+     * The demo server as a user gets it, without the suite's fixtures: its imported {@code customers_in_city} carries
+     * {@code x-mcp-header}, so the custom-header scenario finds a tool to test there too.
+     */
+    @Test
+    void theDemoServersHeaderToolPassesTheCustomHeaderScenario() throws Exception {
+        run(PACKAGE_2026, List.of("http-custom-header-server-validation"), " --spec-version 2026-07-28", "demo-tenant", "/mcp/demo",
+                "conformance-2026-07-28-demo.log");
+    }
+
+    private static void run(String suite, List<String> scenarios, String options, String tenant, String endpoint, String logName) throws Exception {
         assumeTrue(npxAvailable(), "npx is not installed: the MCP conformance suite was NOT run (install Node.js/npm to run it)");
-        String key = McpHttp.tenant("conformance-tenant").getString("adminKey");
+        String key = McpHttp.tenant(tenant).getString("adminKey");
         Path out = Path.of("target", "conformance");
         Files.createDirectories(out);
         try (BearerProxy proxy = new BearerProxy(McpHttp.base(), key)) {
-            String url = "http://localhost:" + proxy.port() + "/mcp/conf";
+            String url = "http://localhost:" + proxy.port() + endpoint;
             StringBuilder script = new StringBuilder("fail=0; for s in");
             scenarios.forEach(s -> script.append(' ').append(s));
             script.append("; do echo \"=== scenario $s\"; conformance server --url ").append(url).append(options)

@@ -43,6 +43,9 @@ public class McpItSetup {
     Store store;
 
     @Inject
+    dev.amcp.gateway.demo.control.DemoSeeder demo;
+
+    @Inject
     dev.amcp.gateway.workspace.control.FirstOperator firstOperator;
 
     /** The tests' operator ({@link Operators#API_KEY}), unless the instance has one already, for the operator's REST calls. */
@@ -92,6 +95,15 @@ public class McpItSetup {
                 .add("otherServerId", other.getId())
                 .add("adminKey", t.adminKey()).add("memberKey", t.memberKey()).add("viewerKey", t.viewerKey())
                 .build().toString();
+    }
+
+    /** A workspace seeded as the quick start seeds the demo: its server "demo" and nothing of the tests'. */
+    @POST
+    @Path("demo-tenant")
+    @Produces("application/json")
+    public String demoTenant() {
+        var seeded = demo.seed("demo-" + java.util.UUID.randomUUID().toString().substring(0, 8));
+        return Json.createObjectBuilder().add("workspace", seeded.workspace().getSlug()).add("adminKey", seeded.apiKey()).build().toString();
     }
 
     /** Server "conf" with the fixture tools the MCP conformance suite calls. */

@@ -188,7 +188,7 @@ class ToolSchemasIT {
         assertTrue(Boolean.TRUE.equals(lowStock(key).isError()));
     }
 
-    static final java.util.Set<String> DEMO_TOOLS = java.util.Set.of("customers_search", "customer_get", "orders_list", "order_get",
+    static final java.util.Set<String> DEMO_TOOLS = java.util.Set.of("customers_search", "customer_get", "customers_in_city", "orders_list", "order_get",
             "order_create", "order_set_status", "inventory_list", "inventory_adjust");
 
     @Test

@@ -50,6 +50,12 @@ public class DemoApiResource {
     }
 
     @GET
+    @Path("customers/in-city/{city}")
+    public String customersInCity(@PathParam("city") String city) {
+        return list("customers", store.customersIn(city, clamp(500)), DemoStore.Customer::json);
+    }
+
+    @GET
     @Path("customers/{id}")
     public Response customer(@PathParam("id") int id) {
         return store.customer(id).map(c -> ok(c.json())).orElseGet(() -> notFound("customer " + id));

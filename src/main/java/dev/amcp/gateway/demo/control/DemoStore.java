@@ -87,6 +87,11 @@ public class DemoStore {
                 .limit(limit).toList();
     }
 
+    /** The customers of one city, by its whole name in any case. */
+    public List<Customer> customersIn(String city, int limit) {
+        return customers.values().stream().filter(c -> c.city().equalsIgnoreCase(city.strip())).limit(limit).toList();
+    }
+
     public Optional<Customer> customer(int id) {
         return Optional.ofNullable(customers.get(id));
     }

@@ -42,6 +42,9 @@ public final class OpenApiReader {
     private static final Pattern PATH_TEMPLATE = Pattern.compile("\\{([^}/]+)}");
     private static final Set<String> SKIPPED_HEADERS = Set.of("accept", "content-type", "authorization");
     private static final int MAX_NAME = 64;
+    /** The input-schema keyword of MCP 2026-07-28 for an argument that travels in a header too. */
+    static final String WIRE_HEADER = "x-mcp-header";
+    private static final Pattern HEADER_NAME = Pattern.compile("[A-Za-z0-9-]{1,64}");
     /** Parser messages that mean the text is no document (or one the YAML bounds refused), not a flaw in a document. */
     private static final Pattern FATAL = Pattern.compile("attribute (openapi|swagger|info) is missing|snake-?yaml|yaml content|exceeds max|malformed or unreadable",
             Pattern.CASE_INSENSITIVE);
@@ -183,7 +186,7 @@ public final class OpenApiReader {
                     continue;
                 }
                 String arg = argumentName(pname, in, properties.keySet(), notes);
-                JsonObject schema = schemas.convert(parameterSchema(p));
+                JsonObject schema = withWireHeader(schemas.convert(parameterSchema(p)), p, notes);
                 String description = JsonSupport.string(p, "description", null);
                 String where = arg.equals(pname) ? null : "sent as " + in + " parameter '" + pname + "'";
                 properties.put(arg, describe(schema, description, where));
@@ -393,6 +396,23 @@ public final class OpenApiReader {
             return "object".equals(s.getString());
         }
         return type instanceof JsonArray a && a.contains(JsonSupport.JSON.createValue("object"));
+    }
+
+    /**
+     * A parameter's {@code x-mcp-header} extension goes into its argument's schema as MCP 2026-07-28 reads it
+     * (SEP-2243): clients then repeat the argument in an {@code Mcp-Param-<name>} header, for proxies to route on. A
+     * value that is no header name is left out, with a note.
+     */
+    private static JsonObject withWireHeader(JsonObject schema, JsonObject parameter, List<String> notes) {
+        JsonValue header = parameter.get(WIRE_HEADER);
+        if (header == null) {
+            return schema;
+        }
+        if (header instanceof JsonString name && HEADER_NAME.matcher(name.getString()).matches()) {
+            return JsonSupport.JSON.createObjectBuilder(schema).add(WIRE_HEADER, name.getString()).build();
+        }
+        notes.add(WIRE_HEADER + " of parameter '" + parameter.getString("name") + "' is left out: it is not a header name (letters, digits, '-')");
+        return schema;
     }
 
     private static JsonObject describe(JsonObject schema, String description, String where) {

@@ -155,6 +155,24 @@ class OpenApiReaderTest {
     }
 
     @Test
+    void aParametersXMcpHeaderReachesItsArgumentAndAMalformedOneIsLeftOutWithANote() {
+        String doc = """
+                {"openapi": "3.0.3", "info": {"title": "Headers", "version": "1"},
+                 "paths": {"/stock/{region}": {"get": {"operationId": "stock", "parameters": [
+                      {"name": "region", "in": "path", "required": true, "x-mcp-header": "Region", "schema": {"type": "string"}},
+                      {"name": "shelf", "in": "query", "x-mcp-header": "Shelf Number", "schema": {"type": "string"}},
+                      {"name": "aisle", "in": "query", "schema": {"type": "string"}}],
+                    "responses": {"200": {"description": "ok"}}}}}}
+                """;
+        ImportedOperation stock = read(doc).get("stock");
+        JsonObject properties = stock.inputSchema().getJsonObject("properties");
+        assertEquals("Region", properties.getJsonObject("region").getString("x-mcp-header"));
+        assertFalse(properties.getJsonObject("shelf").containsKey("x-mcp-header"));
+        assertFalse(properties.getJsonObject("aisle").containsKey("x-mcp-header"));
+        assertEquals(List.of("x-mcp-header of parameter 'shelf' is left out: it is not a header name (letters, digits, '-')"), stock.notes());
+    }
+
+    @Test
     void notADocumentIsAClearProblem() {
         InvalidInputException e = assertThrows(InvalidInputException.class, () -> OpenApiReader.parse("{\"hello\": \"world\"}"));
         assertTrue(e.getMessage().contains("OpenAPI"), e.getMessage());
