@@ -8,7 +8,9 @@
 #   bench/cluster.sh status   show what runs
 #   bench/cluster.sh restart a|b
 #                             a rolling restart's step: drain the node (POST /api/node/drain), wait until HAProxy
-#                             sees it DOWN and nothing is in flight there, stop it, start it again, wait until UP
+#                             sees it DOWN and nothing is in flight there, stop it, start it again, wait until UP;
+#                             a node that was killed is only started again
+#   bench/cluster.sh kill a|b    a crash: SIGKILL the node's JVM at once (no drain, no stop); its runner stays
 #
 # It builds nothing: it runs target/amcp-gateway.war (`mvn -B -q package -DskipTests`) on the Liberty runtime the
 # Maven build unpacked under target/liberty/wlp, or else on the openliberty-runtime zip from ~/.m2, unpacked into
@@ -249,6 +251,11 @@ defaults
     timeout client 120s
     timeout server 120s
     timeout http-keep-alive 10s
+    # A node that cannot be connected to (killed, before the health checks mark it DOWN): the request never reached
+    # it, so it goes to the other node. Nothing sent to a node is sent again.
+    retries 2
+    option redispatch 1
+    retry-on conn-failure
 frontend amcp
     bind 127.0.0.1:$CLUSTER_PORT
     default_backend gateways
@@ -435,11 +442,17 @@ restart() {
   source "$CLUSTER_DIR/start.env"
   # the ports derived from CLUSTER_PORT, as `start` had them (this call's environment may not name it)
   STATS_PORT=$((CLUSTER_PORT + 90)); ONE_NODE_PORT=$((CLUSTER_PORT + 3))
-  alive "$PIDS/node-$node.pid" || die "node $node is not running"
   alive "$PIDS/haproxy.pid" || die "haproxy is not running"
   find_wlp
   url="http://127.0.0.1:$(http_port "$node")"; key="$AMCP_BOOTSTRAP_OPERATOR_API_KEY"
   began=$(date +%s)
+  if ! alive "$PIDS/node-$node.pid"; then # killed: nothing to drain or stop
+    rm -f "$PIDS/node-$node.pid"
+    start_node "$node" again
+    await_backend "$node" UP 60
+    say "node $node: started again in $(( $(date +%s) - began )) s; haproxy sends it requests again"
+    return
+  fi
   say "node $node: draining"
   curl -sf -m 10 -X POST -H "Authorization: Bearer $key" "$url/api/node/drain" > /dev/null \
     || die "node $node: POST /api/node/drain failed"
@@ -460,10 +473,23 @@ restart() {
   say "node $node: restarted in $(( $(date +%s) - began )) s; haproxy sends it requests again"
 }
 
+# A crash of one node: SIGKILL to its JVM, so nothing it holds in flight ends and nothing is drained.
+kill_node() {
+  local node=$1 pid
+  case "$node" in a|b) ;; *) die "usage: bench/cluster.sh kill a|b" ;; esac
+  alive "$PIDS/node-$node.pid" || die "node $node is not running"
+  pid="$(cat "$PIDS/node-$node.pid")"
+  kill -KILL "$pid"
+  while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+  rm -f "$(liberty_pid_file "$node")"
+  say "node $node: killed (pid $pid)"
+}
+
 case "${1:-}" in
   start) start ;;
   stop) stop ;;
   status) status ;;
   restart) restart "${2:-}" ;;
-  *) echo "usage: bench/cluster.sh start|stop|status|restart a|b" >&2; exit 2 ;;
+  kill) kill_node "${2:-}" ;;
+  *) echo "usage: bench/cluster.sh start|stop|status|restart a|b|kill a|b" >&2; exit 2 ;;
 esac

@@ -500,6 +500,94 @@ class MultiNodeIT {
         }
     }
 
+    /**
+     * A node dies under load (SIGKILL: no drain, nothing in flight ends): eight SDK clients call {@code tools/call} and
+     * {@code code_execute} through HAProxy, and three code runs that wait 6 s are in flight on node b itself when it
+     * is killed. Only what node b held fails: at most one call per client, and the three runs, whose clients get an
+     * error at once. Their rows, which the dead node left {@code RUNNING}, are closed as {@code ERROR} by node a
+     * within the wall time plus 30 s of their start ({@code UnfinishedRuns}); every call after HAProxy saw node b
+     * DOWN succeeds. Node b is then started again, for the rolling restart that runs last.
+     */
+    @Test
+    @org.junit.jupiter.api.Order(Integer.MAX_VALUE - 1)
+    void aNodeKilledUnderLoadLosesOnlyWhatItHeldAndTheOtherClosesItsRuns() throws Exception {
+        var stop = new java.util.concurrent.atomic.AtomicBoolean();
+        var ok = new AtomicInteger();
+        List<String> failures = Collections.synchronizedList(new ArrayList<>());
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(CLIENTS + 3);
+        List<java.util.concurrent.Future<?>> clients = new ArrayList<>();
+        for (int c = 0; c < CLIENTS; c++) {
+            int customer = c + 1;
+            clients.add(pool.submit(() -> callWithoutPause(customer, stop, ok, failures)));
+        }
+        String marker = java.util.UUID.randomUUID().toString();
+        String slow = "// " + marker + "\nawait new Promise(r => setTimeout(r, 6000)); return 1;";
+        String sha = dev.amcp.gateway.platform.control.Hashes.sha256(slow);
+        List<java.util.concurrent.Future<String>> inFlight = new ArrayList<>();
+        try {
+            awaitCalls(ok, 40);
+            for (int i = 0; i < 3; i++) {
+                inFlight.add(pool.submit(() -> {
+                    try {
+                        return String.valueOf(callOn(NODE_B, "code_execute", Map.of("code", slow), null).content());
+                    } catch (RuntimeException e) {
+                        return "failed: " + e;
+                    }
+                }));
+            }
+            long waited = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (runs(sha, "RUNNING") < 3 && System.nanoTime() < waited) {
+                Thread.sleep(100);
+            }
+            assertEquals(3, runs(sha, "RUNNING"), "the three slow runs are running on node b");
+            int okBefore = ok.get();
+            int failedBefore = failures.size();
+            Result kill = cluster("kill b", Map.of(), Duration.ofMinutes(1));
+            long killedAt = System.nanoTime();
+            assertEquals(0, kill.exit, "kill b:\n" + kill.output);
+            for (var run : inFlight) {
+                String answer = run.get(30, TimeUnit.SECONDS);
+                assertTrue(answer.startsWith("failed: "), "a run on the killed node fails for its client: " + answer);
+            }
+            double answeredIn = (System.nanoTime() - killedAt) / 1e9;
+            await(() -> backend("b").startsWith("DOWN"), Duration.ofSeconds(30), "haproxy sees node b DOWN");
+            int failedByKill = failures.size() - failedBefore;
+            int failedAtDown = failures.size();
+            awaitCalls(ok, 40);
+            long closedWait = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (runs(sha, "RUNNING") > 0 && System.nanoTime() < closedWait) {
+                Thread.sleep(250);
+            }
+            double closedIn = (System.nanoTime() - killedAt) / 1e9;
+            System.out.printf("[multinode-it] node b killed under %d clients: %d calls failed (%s), %d succeeded meanwhile; "
+                            + "its 3 runs' clients answered within %.1f s; their rows closed %.1f s after the kill%n",
+                    CLIENTS, failedByKill, failures.subList(failedBefore, failures.size()), ok.get() - okBefore, answeredIn, closedIn);
+            assertEquals(3, runs(sha, "ERROR"), "node a closed the dead node's runs as ERROR");
+            assertTrue(closedIn <= 10 + 15 + 15 + 5, "closed within the wall time (10 s) + 30 s of their start: " + closedIn);
+            assertTrue(failedByKill <= CLIENTS, "at most the one call each client had in flight fails: " + failures);
+            assertEquals(failedAtDown, failures.size(), "every call after HAProxy saw node b DOWN succeeds: " + failures);
+            Result restart = cluster("restart b", Map.of("CLUSTER_START_TIMEOUT", "600"), Duration.ofMinutes(12));
+            assertEquals(0, restart.exit, "node b starts again:\n" + restart.output);
+        } finally {
+            stop.set(true);
+            pool.shutdown();
+            assertTrue(pool.awaitTermination(2, TimeUnit.MINUTES), "the clients stop");
+        }
+    }
+
+    /** How many code runs of this code hash have this status. */
+    int runs(String codeSha256, String status) throws Exception {
+        try (Connection c = DriverManager.getConnection(databaseUrl, dbUser(), dbPassword());
+             var st = c.prepareStatement("select count(*) from code_runs where code_sha256 = ? and status = ?")) {
+            st.setString(1, codeSha256);
+            st.setString(2, status);
+            try (var rows = st.executeQuery()) {
+                rows.next();
+                return rows.getInt(1);
+            }
+        }
+    }
+
     /** Waits until {@code more} further calls have succeeded (the clients are running and a node serves them). */
     static void awaitCalls(AtomicInteger ok, int more) throws InterruptedException {
         int target = ok.get() + more;
@@ -615,6 +703,29 @@ class MultiNodeIT {
             }
         }
         return ids;
+    }
+
+    /** HAProxy's status of one node ("UP", "DOWN", "DOWN 1/2", ...), from its statistics CSV. */
+    static String backend(String node) throws Exception {
+        String[] lines = McpHttp.HTTP.send(HttpRequest.newBuilder(URI.create(STATS)).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString()).body().split("\n");
+        int status = List.of(lines[0].replaceFirst("^# ", "").split(",")).indexOf("status");
+        for (String line : lines) {
+            String[] f = line.split(",", -1);
+            if (f.length > status && f[0].equals("gateways") && f[1].equals("node-" + node)) {
+                return f[status];
+            }
+        }
+        return "absent";
+    }
+
+    /** Waits until {@code condition} holds, at most {@code limit}; fails with {@code what} otherwise. */
+    static void await(java.util.concurrent.Callable<Boolean> condition, Duration limit, String what) throws Exception {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (!condition.call()) {
+            assertTrue(System.nanoTime() < deadline, what + " within " + limit.toSeconds() + " s");
+            Thread.sleep(200);
+        }
     }
 
     /** HAProxy's cumulative sessions ({@code stot}) per backend server, from its statistics CSV. */

@@ -99,4 +99,21 @@ public class CodeRunRecorder {
             metrics.counter("amcp_code_runner_refusals").inc();
         }
     }
+
+    /**
+     * Closes, as {@code ERROR} with {@code error}, the rows of runs that started before {@code startedBefore} and are
+     * still {@code RUNNING}: their node stopped, or lost its database, before it wrote their end. A run that does end
+     * later keeps its real end ({@link #finish} writes by key). Answers how many rows it closed.
+     */
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    public int closeUnfinished(Instant startedBefore, String error) {
+        int closed = em.createQuery("update CodeRun r set r.status = 'ERROR', r.error = :error, r.finishedAt = :now "
+                        + "where r.status = 'RUNNING' and r.startedAt < :before")
+                .setParameter("error", CodeRun.clippedError(error)).setParameter("now", Instant.now()).setParameter("before", startedBefore)
+                .executeUpdate();
+        if (closed > 0) {
+            metrics.counter("amcp_code_runs", new Tag("status", "error")).inc(closed);
+        }
+        return closed;
+    }
 }
