@@ -54,4 +54,18 @@ public class CodeModeItSetup {
         return Json.createObjectBuilder().add("key", demo.apiKey()).add("workspace", demo.workspace().getSlug())
                 .add("otherKey", other.adminKey()).build().toString();
     }
+
+    /**
+     * The server's live threads, and how many of them are inside a code run (a request thread parked until its run
+     * ends has {@code CodeExecutorService} on its stack): a fault must give them all back.
+     */
+    @jakarta.ws.rs.GET
+    @Path("threads")
+    @Produces("application/json")
+    public String threads() {
+        var all = Thread.getAllStackTraces();
+        long inRuns = all.values().stream().filter(stack -> java.util.Arrays.stream(stack)
+                .anyMatch(f -> f.getClassName().startsWith("dev.amcp.gateway.codemode.control.CodeExecutorService"))).count();
+        return Json.createObjectBuilder().add("total", all.size()).add("inRuns", inRuns).build().toString();
+    }
 }

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.OperateOnDeployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -141,32 +142,81 @@ class RunnerCrashIT {
         return client.callTool(new McpSchema.CallToolRequest("code_execute", Map.of("code", code)));
     }
 
+    /** The crash deployment's threads: {@code total} and {@code inRuns} (see {@link CodeModeItSetup#threads}). */
+    static JsonObject threads() throws Exception {
+        HttpResponse<String> r = McpHttp.HTTP.send(HttpRequest.newBuilder(URI.create(base() + "/it-code-setup/threads")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), r.body());
+        return McpHttp.parse(r.body()).asJsonObject();
+    }
+
+    static final int IN_FLIGHT = 4;
+
+    /**
+     * Four runs are in flight when the runner is killed (SIGKILL): each ends with an ERROR saying the runner closed the
+     * connection within a second of the kill, each has its audit row, and every request thread that waited on a run
+     * is given back. Once a runner is back the next run works.
+     */
     @Test
     @OperateOnDeployment("crash")
     void aRunnerKilledMidRunEndsTheRunWithErrorAndTheNextRunWorksAfterARestart() throws Exception {
         startRunner();
         String key = tenantKey(NAME);
-        try (McpSyncClient client = McpHttp.sdkClient("/" + NAME + "/mcp/demo", key)) {
-            client.initialize();
-            // The sandbox waits (it does not spin), so the orphan left by the kill ends by itself.
-            CompletableFuture<McpSchema.CallToolResult> running = CompletableFuture.supplyAsync(() -> client.callTool(
-                    new McpSchema.CallToolRequest("code_execute", Map.of("code", "await new Promise(r => setTimeout(r, 20000)); return 1;"))));
-            Thread.sleep(2000);
-            assertFalse(running.isDone(), "the run is still going when the runner dies");
-            long killedAt = System.nanoTime();
+        JsonObject before = threads();
+        List<McpSyncClient> clients = new ArrayList<>();
+        try {
+            List<CompletableFuture<Long>> running = new ArrayList<>();
+            AtomicLong killedAt = new AtomicLong();
+            List<McpSchema.CallToolResult> results = java.util.Collections.synchronizedList(new ArrayList<>());
+            for (int i = 0; i < IN_FLIGHT; i++) {
+                McpSyncClient client = McpHttp.sdkClient("/" + NAME + "/mcp/demo", key);
+                clients.add(client);
+                client.initialize();
+                // The sandbox waits (it does not spin), so the orphan left by the kill ends by itself.
+                running.add(CompletableFuture.supplyAsync(() -> {
+                    results.add(codeExecute(client, "await new Promise(r => setTimeout(r, 20000)); return 1;"));
+                    return (System.nanoTime() - killedAt.get()) / 1_000_000;
+                }));
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (threads().getInt("inRuns") < IN_FLIGHT + before.getInt("inRuns") && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            JsonObject during = threads();
+            assertTrue(during.getInt("inRuns") >= IN_FLIGHT, "each run holds a request thread: " + during);
+            Thread.sleep(1000); // the sandboxes are in their wait
+            assertTrue(running.stream().noneMatch(CompletableFuture::isDone), "the runs are still going when the runner dies");
+            killedAt.set(System.nanoTime());
             runner.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            McpSchema.CallToolResult result = running.get(10, TimeUnit.SECONDS);
-            long endedAfterMs = (System.nanoTime() - killedAt) / 1_000_000;
-            assertTrue(result.isError());
-            assertTrue(endedAfterMs <= 2000, "the run ended " + endedAfterMs + " ms after the kill");
-            JsonObject audited = lastRun(key);
-            assertEquals("ERROR", audited.getString("status"));
-            assertTrue(audited.getString("error").contains("closed the connection"), audited.toString());
+            List<Long> endedAfterMs = new ArrayList<>();
+            for (var run : running) {
+                endedAfterMs.add(run.get(10, TimeUnit.SECONDS));
+            }
+            System.out.println("[runner-crash-it] runs ended after the kill (ms): " + endedAfterMs + "; threads before " + before
+                    + ", during " + during);
+            for (McpSchema.CallToolResult result : results) {
+                assertTrue(result.isError(), result.toString());
+                assertTrue(String.valueOf(result.content()).contains("closed the connection"), result.toString());
+            }
+            assertTrue(endedAfterMs.stream().allMatch(ms -> ms <= 1000), "each run ended within 1 s of the kill: " + endedAfterMs);
+            for (JsonObject audited : runs(NAME, key, IN_FLIGHT).getValuesAs(JsonObject.class)) {
+                assertEquals("ERROR", audited.getString("status"));
+                assertTrue(audited.getString("error").contains("closed the connection"), audited.toString());
+            }
+            long given = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (threads().getInt("inRuns") > before.getInt("inRuns") && System.nanoTime() < given) {
+                Thread.sleep(100);
+            }
+            JsonObject after = threads();
+            System.out.println("[runner-crash-it] threads after " + after);
+            assertEquals(before.getInt("inRuns"), after.getInt("inRuns"), "no request thread is left waiting on a run: " + after);
 
             startRunner();
-            McpSchema.CallToolResult next = client.callTool(new McpSchema.CallToolRequest("code_execute", Map.of("code", "return 41 + 1;")));
+            McpSchema.CallToolResult next = codeExecute(clients.get(0), "return 41 + 1;");
             assertFalse(next.isError(), next.toString());
             assertEquals("SUCCESS", lastRun(key).getString("status"));
+        } finally {
+            clients.forEach(McpSyncClient::close);
         }
     }
 
