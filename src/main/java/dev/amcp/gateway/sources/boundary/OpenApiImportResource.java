@@ -1,13 +1,13 @@
 package dev.amcp.gateway.sources.boundary;
 
+import dev.amcp.gateway.governance.boundary.Authenticated;
+import dev.amcp.gateway.governance.boundary.CurrentCaller;
 import dev.amcp.gateway.platform.boundary.ErrorResponses;
 import dev.amcp.gateway.platform.boundary.OwnBodyLimit;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.sources.control.OpenApiImports;
 import dev.amcp.gateway.sources.entity.OpenApiImportRequest;
 import dev.amcp.gateway.sources.entity.OpenApiSelection;
-import dev.amcp.gateway.workspace.boundary.Authenticated;
-import dev.amcp.gateway.workspace.boundary.CurrentCaller;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;

@@ -1,5 +1,7 @@
 package dev.amcp.gateway.sources.boundary;
 
+import dev.amcp.gateway.governance.boundary.Authenticated;
+import dev.amcp.gateway.governance.boundary.CurrentCaller;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.platform.entity.InvalidInputException;
 import dev.amcp.gateway.platform.entity.Message;
@@ -8,8 +10,6 @@ import dev.amcp.gateway.sources.entity.UpstreamServerRequest;
 import dev.amcp.gateway.tools.entity.McpTool;
 import dev.amcp.gateway.upstreams.control.UpstreamAccounts;
 import dev.amcp.gateway.upstreams.entity.PersonalAccounts;
-import dev.amcp.gateway.workspace.boundary.Authenticated;
-import dev.amcp.gateway.workspace.boundary.CurrentCaller;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;

@@ -1,11 +1,11 @@
 package dev.amcp.gateway.upstreams.boundary;
 
+import dev.amcp.gateway.governance.boundary.Authenticated;
+import dev.amcp.gateway.governance.boundary.CurrentCaller;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.upstreams.control.UpstreamRules;
 import dev.amcp.gateway.upstreams.control.WorkspaceUpstreams;
 import dev.amcp.gateway.upstreams.entity.EgressRule;
-import dev.amcp.gateway.workspace.boundary.Authenticated;
-import dev.amcp.gateway.workspace.boundary.CurrentCaller;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;

@@ -1,9 +1,9 @@
-package dev.amcp.gateway.workspace.boundary;
+package dev.amcp.gateway.governance.boundary;
 
 import dev.amcp.gateway.governance.entity.Caller;
 import jakarta.enterprise.context.RequestScoped;
 
-/** The authenticated caller of the current request, set by {@link BearerAuthFilter}. */
+/** The authenticated caller of the current request, set by the Bearer filter of {@code workspace} once per request. */
 @RequestScoped
 public class CurrentCaller {
 
@@ -16,7 +16,7 @@ public class CurrentCaller {
         return caller;
     }
 
-    void set(Caller caller) {
+    public void set(Caller caller) {
         this.caller = caller;
     }
 }

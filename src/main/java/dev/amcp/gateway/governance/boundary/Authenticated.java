@@ -1,4 +1,4 @@
-package dev.amcp.gateway.workspace.boundary;
+package dev.amcp.gateway.governance.boundary;
 
 import jakarta.ws.rs.NameBinding;
 import java.lang.annotation.ElementType;
