@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.amcp.gateway.demo.control.DemoSeeder;
 import dev.amcp.gateway.platform.control.JsonSupport;
-import dev.amcp.gateway.tools.control.OpenApiReader;
+import dev.amcp.gateway.sources.control.OpenApiReader;
+import dev.amcp.gateway.sources.entity.ImportedOperation;
 import dev.amcp.gateway.tools.control.SchemaValidator;
-import dev.amcp.gateway.tools.entity.ImportedOperation;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;

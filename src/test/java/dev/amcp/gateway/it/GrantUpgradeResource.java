@@ -1,7 +1,7 @@
 package dev.amcp.gateway.it;
 
-import dev.amcp.gateway.tools.control.UpstreamGrantUpgrade;
 import dev.amcp.gateway.tools.entity.McpTool;
+import dev.amcp.gateway.upstreams.control.UpstreamGrantUpgrade;
 import dev.amcp.gateway.workspace.control.WorkspaceService;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;

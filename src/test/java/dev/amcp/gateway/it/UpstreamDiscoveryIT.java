@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.amcp.gateway.mcp.control.McpProtocol;
+import dev.amcp.gateway.sources.control.UpstreamRefreshes;
 import dev.amcp.gateway.tools.control.McpUpstreamInvoker;
-import dev.amcp.gateway.tools.control.UpstreamRefreshes;
 import dev.amcp.gateway.workspace.control.OperatorBootstrap;
 import jakarta.json.JsonObject;
 import java.net.http.HttpResponse;

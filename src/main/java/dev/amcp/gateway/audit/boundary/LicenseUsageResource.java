@@ -1,12 +1,12 @@
 package dev.amcp.gateway.audit.boundary;
 
 import dev.amcp.gateway.audit.control.WorkspaceUsage;
+import dev.amcp.gateway.governance.boundary.Authenticated;
+import dev.amcp.gateway.governance.boundary.CurrentCaller;
 import dev.amcp.gateway.governance.control.LicenseService;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.LicenseTerms;
 import dev.amcp.gateway.platform.boundary.ErrorResponses;
-import dev.amcp.gateway.workspace.boundary.Authenticated;
-import dev.amcp.gateway.workspace.boundary.CurrentCaller;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;

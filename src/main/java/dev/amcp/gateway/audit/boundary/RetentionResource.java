@@ -1,10 +1,10 @@
 package dev.amcp.gateway.audit.boundary;
 
 import dev.amcp.gateway.audit.control.Retention;
+import dev.amcp.gateway.governance.boundary.Authenticated;
+import dev.amcp.gateway.governance.boundary.CurrentCaller;
 import dev.amcp.gateway.platform.entity.ConflictException;
 import dev.amcp.gateway.platform.entity.Message;
-import dev.amcp.gateway.workspace.boundary.Authenticated;
-import dev.amcp.gateway.workspace.boundary.CurrentCaller;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;

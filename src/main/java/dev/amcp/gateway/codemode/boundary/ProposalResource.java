@@ -2,12 +2,12 @@ package dev.amcp.gateway.codemode.boundary;
 
 import dev.amcp.gateway.codemode.control.ProposalService;
 import dev.amcp.gateway.codemode.entity.SkillSuggestion;
+import dev.amcp.gateway.governance.boundary.Authenticated;
+import dev.amcp.gateway.governance.boundary.CurrentCaller;
 import dev.amcp.gateway.governance.entity.Gated;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.tools.boundary.ToolResource;
 import dev.amcp.gateway.tools.entity.McpTool;
-import dev.amcp.gateway.workspace.boundary.Authenticated;
-import dev.amcp.gateway.workspace.boundary.CurrentCaller;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;

@@ -4,17 +4,15 @@ import dev.amcp.gateway.governance.entity.CallScope;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Capability;
 import dev.amcp.gateway.governance.entity.Role;
-import dev.amcp.gateway.workspace.entity.McpServerConfig;
-import java.util.Set;
-import java.util.TreeSet;
 import dev.amcp.gateway.platform.control.Migrations;
 import dev.amcp.gateway.platform.control.Settings;
-import dev.amcp.gateway.tools.control.OpenApiImports;
-import dev.amcp.gateway.tools.control.WorkspaceUpstreams;
-import dev.amcp.gateway.tools.entity.HttpEndpointMapping;
-import dev.amcp.gateway.tools.entity.OpenApiImportRequest;
+import dev.amcp.gateway.sources.control.OpenApiImports;
+import dev.amcp.gateway.sources.entity.OpenApiImportRequest;
+import dev.amcp.gateway.upstreams.control.WorkspaceUpstreams;
+import dev.amcp.gateway.upstreams.entity.UpstreamSyntax;
 import dev.amcp.gateway.workspace.control.ApiKeyService;
 import dev.amcp.gateway.workspace.control.WorkspaceService;
+import dev.amcp.gateway.workspace.entity.McpServerConfig;
 import dev.amcp.gateway.workspace.entity.UserAccount;
 import dev.amcp.gateway.workspace.entity.Workspace;
 import jakarta.annotation.Priority;
@@ -23,13 +21,15 @@ import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.Startup;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
-import java.util.List;
 import jakarta.transaction.Transactional;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.logging.Logger;
 
 /**
@@ -106,7 +106,7 @@ public class DemoSeeder {
         Caller system = new Caller(workspace.getId(), admin.getId(), null, admin.getUsername(), adminRole.toGrant(), CallScope.UNRESTRICTED);
         // The tools come from the demo API's own OpenAPI document, through the importer an admin would use.
         JsonObject preview = imports.preview(system, new OpenApiImportRequest(server.getSlug(), null, resource(OPENAPI),
-                "${" + HttpEndpointMapping.SETTING_PREFIX + "DEMO}", null, null));
+                "${" + UpstreamSyntax.SETTING_PREFIX + "DEMO}", null, null));
         imports.apply(system, preview.getJsonNumber("id").longValue(), List.of(), List.of());
         var key = settings.get("AMCP_DEMO_API_KEY")
                 .map(fixed -> apiKeys.issue(admin.getId(), "demo key", null, fixed))

@@ -5,7 +5,6 @@ import dev.amcp.gateway.governance.control.AuditFilters;
 import dev.amcp.gateway.governance.entity.AdminChange;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.platform.entity.InvalidInputException;
-import dev.amcp.gateway.workspace.entity.Workspace;
 import jakarta.inject.Inject;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.annotation.WebServlet;
@@ -44,7 +43,7 @@ public class AuditServlet extends EditorServlet {
         request.setAttribute("operatorView", caller.operator());
         request.setAttribute("active", "audit");
         try {
-            var query = AuditFilters.parse(caller, typed, slug -> workspaces.findWorkspace(slug).map(Workspace::getId));
+            var query = AuditFilters.parse(caller, typed, workspaces::idOf);
             request.setAttribute("changes", audit.list(caller, query));
         } catch (InvalidInputException e) {
             response.setStatus(HttpServletResponse.SC_BAD_REQUEST);

@@ -6,12 +6,13 @@ import dev.amcp.gateway.platform.entity.ConflictException;
 import dev.amcp.gateway.platform.entity.InvalidInputException;
 import dev.amcp.gateway.platform.entity.Message;
 import dev.amcp.gateway.platform.entity.NoSuchItemException;
-import dev.amcp.gateway.tools.control.McpUpstreams;
+import dev.amcp.gateway.sources.control.McpUpstreams;
+import dev.amcp.gateway.sources.entity.UpstreamServerRequest;
 import dev.amcp.gateway.tools.control.ToolService;
-import dev.amcp.gateway.tools.entity.UpstreamServer;
-import dev.amcp.gateway.tools.entity.UpstreamServerRequest;
-import dev.amcp.gateway.tools.control.WorkspaceUpstreams;
-import dev.amcp.gateway.tools.entity.WorkspaceUpstream;
+import dev.amcp.gateway.upstreams.control.WorkspaceUpstreams;
+import dev.amcp.gateway.upstreams.entity.PersonalAccounts;
+import dev.amcp.gateway.upstreams.entity.UpstreamServer;
+import dev.amcp.gateway.upstreams.entity.WorkspaceUpstream;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
@@ -70,8 +71,8 @@ public class UpstreamServersServlet extends EditorServlet {
         for (String field : List.of("server", "name", "url", "prefix", "credential", "upstream", "accounts", "clientId", "scope")) {
             form.put(field, EditorRequests.field(request, field));
         }
-        UpstreamServerRequest.PersonalAccounts accounts = "true".equals(form.get("accounts"))
-                ? new UpstreamServerRequest.PersonalAccounts(blankToNull(form.get("clientId")),
+        PersonalAccounts accounts = "true".equals(form.get("accounts"))
+                ? new PersonalAccounts(blankToNull(form.get("clientId")),
                         blankToNull(EditorRequests.field(request, "clientSecret")), blankToNull(form.get("scope")))
                 : null;
         try {

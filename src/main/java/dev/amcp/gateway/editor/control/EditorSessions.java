@@ -48,7 +48,7 @@ public class EditorSessions {
     private static final SecureRandom RANDOM = new SecureRandom();
     /** What a session may hold: strings, numbers, lists and maps of them, sign-ins under way, messages. */
     private static final ObjectInputFilter ALLOWED = ObjectInputFilter.Config.createFilter("maxdepth=8;maxrefs=2000;maxbytes=64000;"
-            + "java.lang.*;java.util.*;java.time.*;dev.amcp.gateway.editor.entity.PendingSignIn;dev.amcp.gateway.tools.entity.PendingConnection;"
+            + "java.lang.*;java.util.*;java.time.*;dev.amcp.gateway.editor.entity.PendingSignIn;dev.amcp.gateway.upstreams.entity.PendingConnection;"
             + "dev.amcp.gateway.platform.entity.Message;!*");
 
     /** A session as read: its attributes and the version they had. */

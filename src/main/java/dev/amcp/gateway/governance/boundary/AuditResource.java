@@ -2,11 +2,8 @@ package dev.amcp.gateway.governance.boundary;
 
 import dev.amcp.gateway.governance.control.AdminAudit;
 import dev.amcp.gateway.governance.control.AuditFilters;
+import dev.amcp.gateway.governance.control.WorkspaceIds;
 import dev.amcp.gateway.governance.entity.AdminAuditEntry;
-import dev.amcp.gateway.workspace.boundary.Authenticated;
-import dev.amcp.gateway.workspace.boundary.CurrentCaller;
-import dev.amcp.gateway.workspace.control.WorkspaceService;
-import dev.amcp.gateway.workspace.entity.Workspace;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
@@ -45,7 +42,7 @@ public class AuditResource {
     AdminAudit audit;
 
     @Inject
-    WorkspaceService workspaces;
+    WorkspaceIds workspaces;
 
     @GET
     @Operation(summary = "List admin changes, newest first (admins: their workspace; operators: all)",
@@ -63,7 +60,7 @@ public class AuditResource {
             @Parameter(description = "1 to 500, default 100") @QueryParam("limit") String limit,
             @Parameter(description = "operators: a workspace slug") @QueryParam("workspace") String workspace) {
         var query = AuditFilters.parse(caller.get(), new AuditFilters.Typed(kind, actor, since, until, limit, workspace),
-                slug -> workspaces.findWorkspace(slug).map(Workspace::getId));
+                workspaces::idOf);
         return new AuditList(audit.list(caller.get(), query).stream().map(AuditResource::row).toList());
     }
 

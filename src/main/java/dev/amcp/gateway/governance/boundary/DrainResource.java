@@ -1,8 +1,6 @@
 package dev.amcp.gateway.governance.boundary;
 
 import dev.amcp.gateway.governance.control.NodeDrain;
-import dev.amcp.gateway.workspace.boundary.Authenticated;
-import dev.amcp.gateway.workspace.boundary.CurrentCaller;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;

@@ -1,7 +1,24 @@
 package dev.amcp.gateway.mcp.boundary;
 
+import static dev.amcp.gateway.mcp.boundary.McpReplies.ACCEPTED;
+import static dev.amcp.gateway.mcp.boundary.McpReplies.JSON;
+import static dev.amcp.gateway.mcp.boundary.McpReplies.JSON_HEARTBEAT;
+import static dev.amcp.gateway.mcp.boundary.McpReplies.METHOD_NOT_ALLOWED;
+import static dev.amcp.gateway.mcp.boundary.McpReplies.SSE;
+import static dev.amcp.gateway.mcp.boundary.McpReplies.SSE_HEARTBEAT;
+import static dev.amcp.gateway.mcp.boundary.McpReplies.bytes;
+import static dev.amcp.gateway.mcp.boundary.McpReplies.error;
+import static dev.amcp.gateway.mcp.boundary.McpReplies.guarded;
+import static dev.amcp.gateway.mcp.boundary.McpReplies.json;
+import static dev.amcp.gateway.mcp.boundary.McpReplies.refused;
+import static dev.amcp.gateway.mcp.boundary.McpReplies.send;
+import static dev.amcp.gateway.mcp.boundary.McpReplies.sseEvent;
+import static dev.amcp.gateway.mcp.boundary.McpReplies.streamed;
+import static dev.amcp.gateway.mcp.boundary.McpReplies.tooLarge;
+
 import dev.amcp.gateway.governance.entity.CallScope;
 import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.mcp.boundary.McpReplies.Reply;
 import dev.amcp.gateway.mcp.control.ClientWatches;
 import dev.amcp.gateway.mcp.control.McpProtocol;
 import dev.amcp.gateway.mcp.control.McpProtocol.Exchange;
@@ -34,14 +51,12 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.logging.Level;
@@ -70,8 +85,6 @@ public class McpServlet extends HttpServlet {
     public static final long DEFAULT_MAX_BODY = 4L * 1024 * 1024;
     public static final String SESSION_HEADER = "Mcp-Session-Id";
     public static final String VERSION_HEADER = "MCP-Protocol-Version";
-    private static final String JSON = "application/json";
-    private static final String SSE = "text/event-stream";
     private static final Logger LOG = Logger.getLogger(McpServlet.class.getName());
 
     @Inject
@@ -508,12 +521,6 @@ public class McpServlet extends HttpServlet {
         });
     }
 
-    private static byte[] sseEvent(JsonObject message) {
-        return ("event: message\ndata: " + message + "\n\n").getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static final byte[] SSE_HEARTBEAT = ":\n\n".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] JSON_HEARTBEAT = "\n".getBytes(StandardCharsets.US_ASCII);
 
     private static JsonValue progressToken(JsonRpcMessage message) {
         JsonValue meta = message.params().get("_meta");
@@ -561,100 +568,6 @@ public class McpServlet extends HttpServlet {
                 || a.contains("text/*");
     }
 
-    /** An answer, decided before anything is written, so a failure while deciding can still become a clean error. */
-    @FunctionalInterface
-    interface Reply {
-        void send(HttpServletResponse response) throws IOException;
-
-        default Reply withHeader(String name, String value) {
-            return response -> {
-                response.setHeader(name, value);
-                send(response);
-            };
-        }
-    }
-
-    /** Writes the answer's body as it is produced (progress, heartbeats). */
-    @FunctionalInterface
-    private interface Body {
-        void write(OutputStream out) throws IOException;
-    }
-
-    private interface Handler {
-        Reply handle() throws IOException;
-    }
-
-    /** Whatever goes wrong, the client gets a JSON-RPC error with a log reference, never a stack trace. */
-    private static Reply guarded(Handler handler) {
-        try {
-            return handler.handle();
-        } catch (IOException e) {
-            return error(400, McpError.INVALID_REQUEST, "The request body could not be read");
-        } catch (RuntimeException | StackOverflowError e) {
-            return internalError(e);
-        }
-    }
-
-    private static Reply internalError(Throwable e) {
-        String reference = UUID.randomUUID().toString().substring(0, 8);
-        LOG.log(Level.SEVERE, "MCP request failed, reference " + reference, e);
-        return error(500, McpError.INTERNAL_ERROR, "Internal error (reference " + reference + ")");
-    }
-
-    /** Sends an answer; a client that hung up is not an error, and a failure before anything went out is still a 500. */
-    private static void send(Reply reply, HttpServletResponse response) throws IOException {
-        try {
-            reply.send(response);
-        } catch (IOException e) {
-            LOG.log(Level.FINE, "MCP client went away while being answered", e);
-        } catch (RuntimeException e) {
-            Reply failed = internalError(e);
-            if (!response.isCommitted()) {
-                response.reset();
-                failed.send(response);
-            }
-        }
-    }
-
-    private static final Reply ACCEPTED = response -> response.setStatus(HttpServletResponse.SC_ACCEPTED);
-
-    private static final Reply METHOD_NOT_ALLOWED = bytes(405, JSON, JsonRpcMessage.error(JsonValue.NULL, McpError.INVALID_REQUEST,
-            "Method not allowed: this MCP endpoint takes POST, and GET for a session's event stream (sessions end on their own: "
-                    + "no DELETE)").toString()).withHeader("Allow", "GET, POST");
-
-    /** The answer to a refused bearer check: its status, its challenge if any, and the message as JSON. */
-    private static Reply refused(BearerAuthenticator.Refused refused) {
-        String body = JsonSupport.JSON.createObjectBuilder().add("error", switch (refused.status()) {
-            case 401 -> "unauthorized";
-            case 403 -> "forbidden";
-            default -> "unavailable";
-        }).add("message", refused.message()).build().toString();
-        Reply reply = bytes(refused.status(), JSON, body);
-        return refused.challenge() == null ? reply : reply.withHeader("WWW-Authenticate", refused.challenge());
-    }
-
-    private static Reply tooLarge(long maxBody) {
-        return error(413, McpError.INVALID_REQUEST, "The request body is larger than the " + maxBody + "-byte limit");
-    }
-
-    private static Reply error(int status, int code, String message) {
-        return json(status, JsonRpcMessage.error(JsonValue.NULL, code, message));
-    }
-
-    private static Reply json(int status, JsonObject body) {
-        return bytes(status, JSON, body.toString());
-    }
-
-    private static Reply bytes(int status, String contentType, String body) {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        return response -> {
-            response.setStatus(status);
-            response.setContentType(contentType);
-            response.setContentLength(bytes.length);
-            response.getOutputStream().write(bytes);
-        };
-    }
-
     /**
      * A tool list stream (a listen stream or a session's GET stream), served asynchronously: its head goes out now and
      * the request leaves the servlet at once, while {@link ToolListSubscriptions} writes to it from its own thread. A
@@ -680,17 +593,4 @@ public class McpServlet extends HttpServlet {
         };
     }
 
-    private static Reply streamed(String contentType, Body body) {
-        return response -> {
-            response.setStatus(200);
-            response.setContentType(contentType);
-            if (SSE.equals(contentType)) {
-                response.setHeader("Cache-Control", "no-cache");
-                // Commits the head now: Liberty holds back the first flush of an uncommitted response, so a listen
-                // stream's acknowledgement (or a call's first progress) waited for the next heartbeat, a second later.
-                response.flushBuffer();
-            }
-            body.write(response.getOutputStream());
-        };
-    }
 }

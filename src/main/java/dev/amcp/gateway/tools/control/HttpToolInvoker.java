@@ -3,18 +3,17 @@ package dev.amcp.gateway.tools.control;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.platform.control.IdentityMemo;
 import dev.amcp.gateway.platform.control.JsonSupport;
-import dev.amcp.gateway.platform.control.Migrations;
 import dev.amcp.gateway.platform.control.Settings;
 import dev.amcp.gateway.platform.control.Tracing;
-import dev.amcp.gateway.tools.entity.CheckedUpstream;
 import dev.amcp.gateway.tools.entity.HttpEndpointMapping;
 import dev.amcp.gateway.tools.entity.McpTool;
 import dev.amcp.gateway.tools.entity.ToolResult;
-import jakarta.annotation.PostConstruct;
-import jakarta.annotation.Priority;
+import dev.amcp.gateway.upstreams.control.OutboundHttp;
+import dev.amcp.gateway.upstreams.control.UpstreamCredentials;
+import dev.amcp.gateway.upstreams.control.UpstreamDirectory;
+import dev.amcp.gateway.upstreams.control.UpstreamRules;
+import dev.amcp.gateway.upstreams.entity.CheckedUpstream;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
-import jakarta.enterprise.event.Startup;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -29,48 +28,28 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.StringJoiner;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.logging.Logger;
 import java.util.regex.Matcher;
-import javax.net.ssl.SNIHostName;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLParameters;
 
 /**
  * Calls the upstream of an HTTP tool with the JDK {@link HttpClient}. Upstream errors, timeouts, non-JSON and
  * oversize bodies become tool errors with a clear message. Redirects are not followed, so a tool cannot be bounced
  * to a host its admin did not name.
  * <p>
- * Every call passes {@link UpstreamRules#resolveForCall} and connects to the address it checked: the JDK client has
- * no per-client resolver, so the request goes to that address as its URL host, with the name in the {@code Host}
- * header and, for HTTPS, in SNI through a client per host name (the JDK checks the certificate against the SNI name).
- * Sending {@code Host} needs {@code jdk.httpclient.allowRestrictedHeaders=host}, which this class sets before the JDK
- * client first reads it (at start, ahead of any other client of this application).
+ * Every call passes {@link UpstreamRules#resolveForCall} (or its workspace form) and is sent by {@link OutboundHttp}
+ * to the address the rule checked.
  */
 @ApplicationScoped
 public class HttpToolInvoker implements ToolInvoker {
 
-    static final String TIMEOUT_SETTING = "AMCP_UPSTREAM_TIMEOUT_MS";
     static final String MAX_BYTES_SETTING = "AMCP_UPSTREAM_MAX_BYTES";
-    static final String RESTRICTED_HEADERS = "jdk.httpclient.allowRestrictedHeaders";
     private static final int SNIPPET = 200;
-    private static final Logger LOG = Logger.getLogger(HttpToolInvoker.class.getName());
-
-    static {
-        String allowed = System.getProperty(RESTRICTED_HEADERS, "");
-        if (Arrays.stream(allowed.split(",")).map(String::strip).noneMatch("host"::equalsIgnoreCase)) {
-            System.setProperty(RESTRICTED_HEADERS, allowed.isBlank() ? "host" : allowed + ",host");
-        }
-    }
 
     @Inject
     Settings settings;
@@ -84,63 +63,14 @@ public class HttpToolInvoker implements ToolInvoker {
     @Inject
     UpstreamCredentials credentials;
 
-    private HttpClient client;
-    /** HTTPS clients by host name, each sending that name in SNI; the names are bounded by the operator's settings. */
-    private final Map<String, HttpClient> tlsClients = new ConcurrentHashMap<>();
-    private boolean hostHeaderAllowed;
+    @Inject
+    OutboundHttp http;
 
     /** A mapping ready to call: read and checked, settings put into its URL, the URL split at its {arguments}. */
     record Prepared(HttpEndpointMapping mapping, List<String> urlParts) {}
 
     /** A cached tool keeps its mapping object, so it is prepared once rather than on every call. */
     private final IdentityMemo<JsonObject, Prepared> prepared = new IdentityMemo<>(1024, this::prepare);
-
-    @PostConstruct
-    void init() {
-        client = newClient().build();
-        try {
-            HttpRequest.newBuilder().header("Host", "probe");
-            hostHeaderAllowed = true;
-        } catch (IllegalArgumentException e) {
-            LOG.severe("This JVM's HTTP client was started before the gateway could allow the Host header; HTTP tools whose "
-                    + "URL names a host will be refused. Start the server with -D" + RESTRICTED_HEADERS + "=host");
-        }
-    }
-
-    /** Created at start, before other beans of this application create JDK HTTP clients (see the class comment). */
-    void createOnStart(@Observes @Priority(Migrations.PRIORITY) Startup startup) {
-        // creating the bean is the point
-    }
-
-    static HttpClient.Builder newClient() {
-        return HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(5))
-                .followRedirects(HttpClient.Redirect.NEVER)
-                // The response handling only queues buffers for the calling thread, so it can run on the client's
-                // selector thread; the default pool added a thread hand-off to every call.
-                .executor(Runnable::run);
-    }
-
-    HttpClient clientFor(CheckedUpstream target) {
-        if (!target.named() || !"https".equalsIgnoreCase(target.uri().getScheme())) {
-            return client;
-        }
-        return tlsClients.computeIfAbsent(target.serverName(), name -> {
-            try {
-                return tlsClient(name, SSLContext.getDefault());
-            } catch (NoSuchAlgorithmException e) {
-                throw new IllegalStateException("No default TLS context", e);
-            }
-        });
-    }
-
-    /** A client that sends this name in SNI even to an address URL; the JDK then checks the certificate against it. */
-    static HttpClient tlsClient(String serverName, SSLContext context) {
-        SSLParameters parameters = context.getDefaultSSLParameters();
-        parameters.setServerNames(List.of(new SNIHostName(serverName)));
-        return newClient().sslContext(context).sslParameters(parameters).build();
-    }
 
     @Override
     public boolean handles(String method) {
@@ -158,7 +88,7 @@ public class HttpToolInvoker implements ToolInvoker {
                     .orElseThrow(() -> new IllegalArgumentException("its upstream '" + upstreamName + "' is no longer in this workspace"));
             Call call = buildRequest(ready, args, upstream, caller, upstream == null ? directory.grants(tool.getWorkspaceId()) : Set.of());
             request = call.request();
-            sender = clientFor(call.target());
+            sender = http.clientFor(call.target());
         } catch (IllegalArgumentException e) {
             return ToolResult.error("Tool '" + tool.getName() + "' cannot call its upstream: " + e.getMessage());
         }
@@ -206,72 +136,6 @@ public class HttpToolInvoker implements ToolInvoker {
         HttpRequest.Builder traced = HttpRequest.newBuilder(request, (name, value) -> true);
         headers.forEach(traced::setHeader);
         return traced.build();
-    }
-
-    /** A document fetched from an upstream: status, content type, and the body (at most the cap, {@code tooLarge} past it). */
-    public record Fetched(int status, String contentType, byte[] body, boolean tooLarge) {}
-
-    /**
-     * Fetches a document (such as an OpenAPI description) with a GET through the same rules as every tool call: the
-     * URL may start with an {@code ${AMCP_UPSTREAM_<NAME>}} base, must pass {@link UpstreamRules}, connects to the
-     * checked address, follows no redirect, and sends a credential only to its own upstream. Reads at most
-     * {@code maxBytes} (one more marks it too large). A refused URL is an {@code InvalidInputException}; an unreachable
-     * or silent upstream an {@code IllegalArgumentException} with the reason.
-     */
-    public Fetched fetch(String urlTemplate, String credential, Set<String> granted, long maxBytes) {
-        URI target;
-        try {
-            target = new URI(upstreams.expandBases(urlTemplate));
-        } catch (java.net.URISyntaxException e) {
-            throw new dev.amcp.gateway.platform.entity.InvalidInputException(dev.amcp.gateway.platform.entity.Message.of(
-                    "problem.mapping.urlInvalid", "url is not a valid URL: {0}", e.getReason()));
-        }
-        upstreams.checkOperatorUpstream(target, credential, granted);
-        CheckedUpstream checked = upstreams.resolveForCall(target);
-        HttpRequest.Builder builder = documentRequest(checked);
-        addCredential(builder, credential);
-        return fetched(builder, checked, target, maxBytes);
-    }
-
-    /** The same fetch at a path under a workspace upstream, with its credential; the workspace rule judges it. */
-    public Fetched fetch(UpstreamDirectory.UpstreamRef upstream, String path, Caller caller, long maxBytes) {
-        URI target;
-        try {
-            target = new URI(upstream.base() + path);
-        } catch (java.net.URISyntaxException e) {
-            throw new dev.amcp.gateway.platform.entity.InvalidInputException(dev.amcp.gateway.platform.entity.Message.of(
-                    "problem.mapping.urlInvalid", "url is not a valid URL: {0}", e.getReason()));
-        }
-        CheckedUpstream checked = upstreams.resolveForWorkspaceCall(target, upstream.base(), directory.egressRules());
-        HttpRequest.Builder builder = documentRequest(checked);
-        credentials.header(upstream, caller).ifPresent(header -> builder.setHeader(header.getKey(), header.getValue()));
-        return fetched(builder, checked, target, maxBytes);
-    }
-
-    private HttpRequest.Builder documentRequest(CheckedUpstream checked) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(checked.pinnedUri())
-                .timeout(Duration.ofMillis(settings.getLong(TIMEOUT_SETTING, 10_000)))
-                .header("Accept", "application/json, application/yaml, text/yaml, */*").GET();
-        pinHost(builder, checked);
-        return builder;
-    }
-
-    private Fetched fetched(HttpRequest.Builder builder, CheckedUpstream checked, URI target, long maxBytes) {
-        try {
-            HttpResponse<InputStream> response = clientFor(checked).send(builder.build(), HttpResponse.BodyHandlers.ofInputStream());
-            try (InputStream in = response.body()) {
-                byte[] body = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 1, maxBytes + 1));
-                return new Fetched(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""),
-                        body.length > maxBytes ? Arrays.copyOf(body, (int) maxBytes) : body, body.length > maxBytes);
-            }
-        } catch (HttpTimeoutException e) {
-            throw new IllegalArgumentException(target.getHost() + " did not answer in time (" + TIMEOUT_SETTING + ")");
-        } catch (IOException e) {
-            throw new IllegalArgumentException(target.getHost() + " is unreachable (" + e.getClass().getSimpleName() + ")");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalArgumentException("the fetch was interrupted");
-        }
     }
 
     /** A request ready to send, and the checked upstream it goes to. */
@@ -337,7 +201,7 @@ public class HttpToolInvoker implements ToolInvoker {
             }
         }
         String uri = resolved + (query.length() == 0 ? "" : (resolved.indexOf("?") >= 0 ? "&" : "?") + query);
-        long timeoutMs = mapping.timeoutMs() != null ? mapping.timeoutMs() : settings.getLong(TIMEOUT_SETTING, 10_000);
+        long timeoutMs = mapping.timeoutMs() != null ? mapping.timeoutMs() : settings.getLong(OutboundHttp.TIMEOUT_SETTING, 10_000);
         URI target = URI.create(uri);
         CheckedUpstream checked;
         if (upstream == null) {
@@ -354,7 +218,7 @@ public class HttpToolInvoker implements ToolInvoker {
                 builder.setHeader(name, value);
             }
         });
-        pinHost(builder, checked);
+        http.pinHost(builder, checked);
         mapping.headerArgs().forEach((header, arg) -> {
             JsonValue value = args.get(arg);
             consumed.add(arg);
@@ -387,31 +251,12 @@ public class HttpToolInvoker implements ToolInvoker {
         return new Call(builder.build(), checked);
     }
 
-    /** The Host header of a pinned request whose URL names its host (the URL itself carries the checked address). */
-    void pinHost(HttpRequest.Builder builder, CheckedUpstream checked) {
-        if (checked.named()) {
-            if (!hostHeaderAllowed) {
-                throw new IllegalArgumentException("this server's JVM does not let the gateway pin the upstream's address "
-                        + "(start it with -D" + RESTRICTED_HEADERS + "=host)");
-            }
-            builder.setHeader("Host", checked.hostHeader());
-        }
-    }
-
     /** The configured credential's header ({@code AMCP_CREDENTIAL_<NAME>_HEADER}, default Authorization); checked by then. */
     private void addCredential(HttpRequest.Builder builder, String credential) {
         if (credential != null) {
-            Map.Entry<String, String> header = credentialHeader(credential);
+            Map.Entry<String, String> header = credentials.staticHeader(credential);
             builder.setHeader(header.getKey(), header.getValue());
         }
-    }
-
-    /** A static credential's header: name and secret value; the MCP upstream invoker sends the same. */
-    Map.Entry<String, String> credentialHeader(String credential) {
-        String name = credential.toUpperCase(java.util.Locale.ROOT);
-        String secret = settings.get("AMCP_CREDENTIAL_" + name + "_VALUE")
-                .orElseThrow(() -> new IllegalArgumentException("credential " + name + " is not configured (set AMCP_CREDENTIAL_" + name + "_VALUE)"));
-        return Map.entry(settings.get("AMCP_CREDENTIAL_" + name + "_HEADER", "Authorization"), secret);
     }
 
     static ToolResult toResult(HttpResponse<?> response, String body) {

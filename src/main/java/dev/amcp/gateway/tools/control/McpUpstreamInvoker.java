@@ -6,11 +6,17 @@ import dev.amcp.gateway.platform.control.Settings;
 import dev.amcp.gateway.platform.control.Texts;
 import dev.amcp.gateway.platform.control.Tracing;
 import dev.amcp.gateway.platform.entity.InvalidInputException;
-import dev.amcp.gateway.tools.entity.CheckedUpstream;
 import dev.amcp.gateway.tools.entity.McpTool;
 import dev.amcp.gateway.tools.entity.ToolResult;
 import dev.amcp.gateway.tools.entity.UpstreamListChanged;
-import dev.amcp.gateway.tools.entity.UpstreamServer;
+import dev.amcp.gateway.upstreams.control.OutboundHttp;
+import dev.amcp.gateway.upstreams.control.UpstreamAccounts;
+import dev.amcp.gateway.upstreams.control.UpstreamCredentials;
+import dev.amcp.gateway.upstreams.control.UpstreamDirectory;
+import dev.amcp.gateway.upstreams.control.UpstreamRules;
+import dev.amcp.gateway.upstreams.entity.CheckedUpstream;
+import dev.amcp.gateway.upstreams.entity.UpstreamAccountClosed;
+import dev.amcp.gateway.upstreams.entity.UpstreamServer;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
@@ -24,6 +30,7 @@ import jakarta.enterprise.concurrent.ContextService;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
@@ -86,7 +93,7 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
     UpstreamRules upstreams;
 
     @Inject
-    HttpToolInvoker http;
+    OutboundHttp http;
 
     @Inject
     UpstreamDirectory directory;
@@ -346,8 +353,8 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
     }
 
     /** Closes one person's client of a per-person upstream (disconnected); the next call finds no account. */
-    public void close(long upstreamId, long userId) {
-        close(new ConnectionKey(upstreamId, userId));
+    void close(@Observes UpstreamAccountClosed closed) {
+        close(new ConnectionKey(closed.upstreamServerId(), closed.userId()));
     }
 
     private void close(ConnectionKey key) {
@@ -395,7 +402,7 @@ public class McpUpstreamInvoker implements ToolInvoker, CancellationListener {
     }
 
     /** The URL of an upstream server as its sign-in discovery starts from: checked at save, expanded. */
-    URI resource(UpstreamServer upstream) {
+    public URI resource(UpstreamServer upstream) {
         String name = upstream.getUpstream();
         return name == null ? uri(upstreams.expandBases(upstream.getUrl()))
                 : uri(workspaceUpstream(upstream.getWorkspaceId(), name).base() + upstream.getUrl());

@@ -22,7 +22,7 @@ public final class ToolDiff {
 
     private ToolDiff() {}
 
-    static List<String> changes(String oldTitle, String oldDescription, JsonObject oldInput, JsonObject oldOutput, JsonObject oldMapping,
+    public static List<String> changes(String oldTitle, String oldDescription, JsonObject oldInput, JsonObject oldOutput, JsonObject oldMapping,
                                 String title, String description, JsonObject input, JsonObject output, JsonObject mapping) {
         List<String> changes = new ArrayList<>();
         if (!Objects.equals(oldTitle, title)) {

@@ -1,6 +1,5 @@
 package dev.amcp.gateway.tools.control;
 
-import dev.amcp.gateway.platform.entity.NoSuchItemException;
 import dev.amcp.gateway.governance.control.RequiresCapability;
 import dev.amcp.gateway.governance.entity.AdminChange;
 import dev.amcp.gateway.governance.entity.Caller;
@@ -8,10 +7,13 @@ import dev.amcp.gateway.governance.entity.Capability;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.platform.entity.InvalidInputException;
 import dev.amcp.gateway.platform.entity.Message;
+import dev.amcp.gateway.platform.entity.NoSuchItemException;
 import dev.amcp.gateway.tools.entity.HttpEndpointMapping;
 import dev.amcp.gateway.tools.entity.McpTool;
 import dev.amcp.gateway.tools.entity.ToolDraft;
 import dev.amcp.gateway.tools.entity.ToolSchemaChanged;
+import dev.amcp.gateway.upstreams.control.UpstreamDirectory;
+import dev.amcp.gateway.upstreams.control.UpstreamRules;
 import dev.amcp.gateway.workspace.control.WorkspaceService;
 import dev.amcp.gateway.workspace.entity.McpServerConfig;
 import jakarta.enterprise.context.ApplicationScoped;

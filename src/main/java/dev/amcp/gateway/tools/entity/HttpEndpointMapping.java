@@ -2,6 +2,7 @@ package dev.amcp.gateway.tools.entity;
 
 import dev.amcp.gateway.platform.entity.InvalidInputException;
 import dev.amcp.gateway.platform.entity.Message;
+import dev.amcp.gateway.upstreams.entity.UpstreamSyntax;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
@@ -39,22 +40,8 @@ public record HttpEndpointMapping(String method, String url, Map<String, String>
                                   Map<String, String> headers, String credential, Integer timeoutMs,
                                   Map<String, String> headerArgs, Map<String, String> bodyNames, String upstream) {
 
-    /** Headers no argument may set: the gateway decides them. */
-    static final java.util.Set<String> RESERVED_HEADERS = java.util.Set.of("host", "content-length", "content-type",
-            "connection", "transfer-encoding", "expect", "upgrade");
-
-    /** Whether the gateway sets this header itself (so no argument or credential may). */
-    public static boolean reserved(String header) {
-        String h = header.toLowerCase(java.util.Locale.ROOT);
-        return h.equals("host") || RESERVED_HEADERS.contains(h);
-    }
-
-    /** Settings a URL may reference; nothing else of the configuration can leak into an upstream call. */
-    public static final String SETTING_PREFIX = "AMCP_UPSTREAM_";
+    /** A tool argument in the URL, {@code {name}} (a {@code ${...}} setting is not one). */
     public static final Pattern PATH_PARAM = Pattern.compile("(?<!\\$)\\{([A-Za-z_][A-Za-z0-9_]*)}");
-    public static final Pattern SETTING = Pattern.compile("\\$\\{([A-Z0-9_]+)}");
-    /** The name of a workspace upstream. */
-    public static final Pattern UPSTREAM_NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
 
     /** Reads and checks a mapping; throws {@link InvalidInputException} with a message fit for a form. */
     public static HttpEndpointMapping from(JsonObject mapping) {
@@ -71,15 +58,15 @@ public record HttpEndpointMapping(String method, String url, Map<String, String>
         if (url == null || url.isBlank()) {
             throw problem("problem.mapping.urlRequired", "url is required");
         }
-        Matcher settings = SETTING.matcher(url);
+        Matcher settings = UpstreamSyntax.SETTING.matcher(url);
         while (settings.find()) {
-            if (!settings.group(1).startsWith(SETTING_PREFIX)) {
-                throw problem("problem.mapping.urlSetting", "url may only reference settings named {0}*, not {1}", SETTING_PREFIX, settings.group(1));
+            if (!settings.group(1).startsWith(UpstreamSyntax.SETTING_PREFIX)) {
+                throw problem("problem.mapping.urlSetting", "url may only reference settings named {0}*, not {1}", UpstreamSyntax.SETTING_PREFIX, settings.group(1));
             }
         }
-        String withoutSettings = SETTING.matcher(url).replaceAll("http://setting");
+        String withoutSettings = UpstreamSyntax.SETTING.matcher(url).replaceAll("http://setting");
         if (!withoutSettings.startsWith("http://") && !withoutSettings.startsWith("https://")) {
-            throw problem("problem.mapping.urlScheme", "url must start with http:// or https:// (or a $'{'{0}...'}' setting)", SETTING_PREFIX);
+            throw problem("problem.mapping.urlScheme", "url must start with http:// or https:// (or a $'{'{0}...'}' setting)", UpstreamSyntax.SETTING_PREFIX);
         }
         checkHostPart(url);
         return checked(method, url, mapping, null);
@@ -90,7 +77,7 @@ public record HttpEndpointMapping(String method, String url, Map<String, String>
         if (value == null || value == JsonValue.NULL) {
             return null;
         }
-        if (!(value instanceof JsonString name) || !UPSTREAM_NAME.matcher(name.getString()).matches()) {
+        if (!(value instanceof JsonString name) || !UpstreamSyntax.UPSTREAM_NAME.matcher(name.getString()).matches()) {
             throw problem("problem.mapping.upstream", "upstream names an upstream of this workspace: 1 to 64 lower-case letters, digits or ''-''");
         }
         return name.getString();
@@ -101,8 +88,8 @@ public record HttpEndpointMapping(String method, String url, Map<String, String>
         if (!url.isEmpty() && !url.startsWith("/") && !url.startsWith("?")) {
             throw problem("problem.mapping.upstreamUrl", "with upstream, url is a path under its base: empty, or starting with / or ?");
         }
-        if (SETTING.matcher(url).find()) {
-            throw problem("problem.mapping.upstreamSetting", "with upstream, url may not name a $'{'{0}...'}' setting", SETTING_PREFIX);
+        if (UpstreamSyntax.SETTING.matcher(url).find()) {
+            throw problem("problem.mapping.upstreamSetting", "with upstream, url may not name a $'{'{0}...'}' setting", UpstreamSyntax.SETTING_PREFIX);
         }
         if (mapping.containsKey("credential") && mapping.get("credential") != JsonValue.NULL) {
             throw problem("problem.mapping.upstreamCredential", "with upstream, the upstream''s own credential is sent: leave credential out");
@@ -120,7 +107,7 @@ public record HttpEndpointMapping(String method, String url, Map<String, String>
             throw problem("problem.mapping.hostHeader", "headers may not set Host: the gateway sends the host of the url");
         }
         Map<String, String> headerArgs = stringMap(mapping, "headerArgs");
-        headerArgs.keySet().stream().filter(h -> RESERVED_HEADERS.contains(h.toLowerCase(java.util.Locale.ROOT))).findFirst().ifPresent(h -> {
+        headerArgs.keySet().stream().filter(UpstreamSyntax::reserved).findFirst().ifPresent(h -> {
             throw problem("problem.mapping.headerArg", "headerArgs may not set {0}: the gateway sends it", h);
         });
         if (mapping.containsKey("readOnly") && mapping.get("readOnly").getValueType() != JsonValue.ValueType.TRUE
@@ -137,14 +124,14 @@ public record HttpEndpointMapping(String method, String url, Map<String, String>
      * nothing (so its base's host stays whole), and no {arg} stands in the scheme or host part.
      */
     private static void checkHostPart(String url) {
-        Matcher setting = SETTING.matcher(url);
+        Matcher setting = UpstreamSyntax.SETTING.matcher(url);
         while (setting.find()) {
             boolean followedWell = setting.end() == url.length() || "/?".indexOf(url.charAt(setting.end())) >= 0;
             if (setting.start() != 0 || !followedWell) {
-                throw problem("problem.mapping.urlSettingPlace", "a $'{'{0}...'}' setting may only start the url, followed by / or ?", SETTING_PREFIX);
+                throw problem("problem.mapping.urlSettingPlace", "a $'{'{0}...'}' setting may only start the url, followed by / or ?", UpstreamSyntax.SETTING_PREFIX);
             }
         }
-        String rest = SETTING.matcher(url).replaceAll("http://setting");
+        String rest = UpstreamSyntax.SETTING.matcher(url).replaceAll("http://setting");
         int hostStart = rest.indexOf("://") + 3;
         int hostEnd = hostStart;
         while (hostEnd < rest.length() && "/?#".indexOf(rest.charAt(hostEnd)) < 0) {

@@ -1,5 +1,7 @@
 package dev.amcp.gateway.workspace.boundary;
 
+import dev.amcp.gateway.governance.boundary.Authenticated;
+import dev.amcp.gateway.governance.boundary.CurrentCaller;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.workspace.control.ApiKeyAuthenticator;
 import dev.amcp.gateway.workspace.control.ApiKeyService;

@@ -1,6 +1,7 @@
 package dev.amcp.gateway.workspace.control;
 
 import dev.amcp.gateway.governance.control.RequiresCapability;
+import dev.amcp.gateway.governance.control.WorkspaceIds;
 import dev.amcp.gateway.governance.entity.AdminChange;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.governance.entity.Capability;
@@ -35,7 +36,7 @@ import java.util.regex.Pattern;
 /** Creates and finds workspaces, their built-in roles, users and MCP servers. */
 @ApplicationScoped
 @Transactional
-public class WorkspaceService {
+public class WorkspaceService implements WorkspaceIds {
 
     private static final Pattern SLUG = Pattern.compile("[a-z0-9][a-z0-9_-]{0,62}");
     private static final Pattern USERNAME = Pattern.compile("[A-Za-z0-9._@-]{2,100}");
@@ -72,6 +73,11 @@ public class WorkspaceService {
     public Optional<Workspace> findWorkspace(String slug) {
         return em.createNamedQuery(Workspace.BY_SLUG, Workspace.class).setParameter("slug", slug)
                 .getResultStream().findFirst();
+    }
+
+    @Override
+    public Optional<Long> idOf(String slug) {
+        return findWorkspace(slug).map(Workspace::getId);
     }
 
     public long workspaceCount() {

@@ -3,7 +3,7 @@ package dev.amcp.gateway.codemode.control;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.amcp.gateway.platform.control.JsonSupport;
-import dev.amcp.gateway.tools.entity.ImportedOperation;
+import dev.amcp.gateway.sources.entity.ImportedOperation;
 import dev.amcp.gateway.tools.entity.ToolDescriptor;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -9,6 +9,8 @@ import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import dev.amcp.gateway.platform.control.JsonSupport;
+import dev.amcp.gateway.upstreams.control.OutboundHttp;
+import dev.amcp.gateway.upstreams.control.UpstreamFixtures;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -42,9 +44,9 @@ class HttpToolInvokerTest {
     /** An invoker whose rule allows NAME on this port, resolving it (and any other name) to loopback. */
     static HttpToolInvoker invoker(int port) {
         HttpToolInvoker invoker = new HttpToolInvoker();
-        invoker.upstreams = new UpstreamRules(Map.of("AMCP_UPSTREAM_ALLOWED_HOSTS", NAME + ":" + port + ", 127.0.0.1:" + port),
-                host -> new InetAddress[] {InetAddress.getLoopbackAddress()});
-        invoker.init();
+        invoker.upstreams = UpstreamFixtures.rules(Map.of("AMCP_UPSTREAM_ALLOWED_HOSTS", NAME + ":" + port + ", 127.0.0.1:" + port),
+                InetAddress.getLoopbackAddress());
+        invoker.http = UpstreamFixtures.http(null, invoker.upstreams);
         return invoker;
     }
 
@@ -77,7 +79,7 @@ class HttpToolInvokerTest {
             int port = server.getAddress().getPort();
             HttpToolInvoker.Call call = call(invoker(port), "http://" + NAME + ":" + port + "/items/{id}", "{\"id\":\"7\"}");
             assertEquals("http://127.0.0.1:" + port + "/items/7", call.request().uri().toString(), "no second lookup: the URL holds the address");
-            HttpResponse<String> response = HttpToolInvoker.newClient().build().send(call.request(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = OutboundHttp.newClient().build().send(call.request(), HttpResponse.BodyHandlers.ofString());
             assertEquals(200, response.statusCode());
             assertEquals(NAME + ":" + port, host.get());
         } finally {
@@ -112,11 +114,11 @@ class HttpToolInvokerTest {
             int port = server.getAddress().getPort();
             HttpToolInvoker.Call call = call(invoker(port), "https://" + NAME + ":" + port + "/items", "{}");
             assertEquals("https://127.0.0.1:" + port + "/items", call.request().uri().toString());
-            HttpClient pinned = HttpToolInvoker.tlsClient(call.target().serverName(), trusting(trust));
+            HttpClient pinned = OutboundHttp.tlsClient(call.target().serverName(), trusting(trust));
             assertEquals(200, pinned.send(call.request(), HttpResponse.BodyHandlers.ofString()).statusCode());
             assertEquals(NAME + ":" + port, host.get());
             // A fresh context: one that already holds a session with this address would resume it without a check.
-            HttpClient wrongName = HttpToolInvoker.tlsClient("other.example.test", trusting(trust));
+            HttpClient wrongName = OutboundHttp.tlsClient("other.example.test", trusting(trust));
             assertThrows(SSLHandshakeException.class, () -> wrongName.send(call.request(), HttpResponse.BodyHandlers.ofString()),
                     "the certificate is checked against the SNI name, not skipped for an address URL");
         } finally {
