@@ -57,15 +57,17 @@ public class CodeModeItSetup {
 
     /**
      * The server's live threads, and how many of them are inside a code run (a request thread parked until its run
-     * ends has {@code CodeExecutorService} on its stack): a fault must give them all back.
+     * ends has {@code CodeExecutorService} on its stack), or inside the class named by {@code in}: a fault must give
+     * them all back.
      */
     @jakarta.ws.rs.GET
     @Path("threads")
     @Produces("application/json")
-    public String threads() {
+    public String threads(@jakarta.ws.rs.QueryParam("in") @jakarta.ws.rs.DefaultValue("dev.amcp.gateway.codemode.control.CodeExecutorService")
+                          String inside) {
         var all = Thread.getAllStackTraces();
-        long inRuns = all.values().stream().filter(stack -> java.util.Arrays.stream(stack)
-                .anyMatch(f -> f.getClassName().startsWith("dev.amcp.gateway.codemode.control.CodeExecutorService"))).count();
-        return Json.createObjectBuilder().add("total", all.size()).add("inRuns", inRuns).build().toString();
+        long in = all.values().stream().filter(stack -> java.util.Arrays.stream(stack).anyMatch(f -> f.getClassName().startsWith(inside)))
+                .count();
+        return Json.createObjectBuilder().add("total", all.size()).add("inRuns", in).build().toString();
     }
 }

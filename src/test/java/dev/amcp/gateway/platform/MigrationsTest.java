@@ -268,8 +268,8 @@ class MigrationsTest {
                     + " and replay_of is null and approval_id is null and approval is null and approval_by is null and approval_at is null"
                     + " order by run_id"), "V11, V12: every earlier run was a live run, decided by nobody");
             assertEquals(List.of("operator-bootstrap"), strings(c, "select name from instance_locks"), "V5's seed row");
-            assertEquals(List.of("retention", "upstream-refresh"), strings(c, "select name from scheduled_work order by name"),
-                    "V15's and V17's seed rows");
+            assertEquals(List.of("retention", "unfinished-code-runs", "upstream-refresh"), strings(c, "select name from scheduled_work order by name"),
+                    "V15's, V17's and V20's seed rows");
 
             // Foreign keys still hold: V5 made a user's workspace and role optional, not their references.
             long ws = id(c, "select id from workspaces where slug = 'acme'");

@@ -8,6 +8,7 @@ import dev.amcp.gateway.platform.control.Tracing;
 import dev.amcp.gateway.tools.entity.HttpEndpointMapping;
 import dev.amcp.gateway.tools.entity.McpTool;
 import dev.amcp.gateway.tools.entity.ToolResult;
+import dev.amcp.gateway.upstreams.control.BoundedExchange;
 import dev.amcp.gateway.upstreams.control.OutboundHttp;
 import dev.amcp.gateway.upstreams.control.UpstreamCredentials;
 import dev.amcp.gateway.upstreams.control.UpstreamDirectory;
@@ -20,7 +21,6 @@ import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -94,15 +94,12 @@ public class HttpToolInvoker implements ToolInvoker {
         }
         long maxBytes = settings.getLong(MAX_BYTES_SETTING, 1024 * 1024);
         try (Tracing.Span span = upstreamSpan(request)) {
-            HttpResponse<InputStream> response = sender.send(withTrace(request, span), HttpResponse.BodyHandlers.ofInputStream());
+            HttpResponse<byte[]> response = BoundedExchange.send(sender, withTrace(request, span), maxBytes);
             span.attribute("http.response.status_code", response.statusCode());
             if (response.statusCode() >= 400) {
                 span.fail("HTTP " + response.statusCode());
             }
-            byte[] body;
-            try (InputStream in = response.body()) {
-                body = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 1, maxBytes + 1));
-            }
+            byte[] body = response.body();
             if (body.length > maxBytes) {
                 return ToolResult.error("Upstream response is larger than the " + maxBytes + "-byte limit; ask for less (filter or page the request)");
             }

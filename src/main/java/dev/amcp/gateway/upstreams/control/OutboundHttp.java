@@ -13,7 +13,6 @@ import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.Startup;
 import jakarta.inject.Inject;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -180,12 +179,10 @@ public class OutboundHttp {
 
     private Fetched fetched(HttpRequest.Builder builder, CheckedUpstream checked, URI target, long maxBytes) {
         try {
-            HttpResponse<InputStream> response = clientFor(checked).send(builder.build(), HttpResponse.BodyHandlers.ofInputStream());
-            try (InputStream in = response.body()) {
-                byte[] body = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 1, maxBytes + 1));
-                return new Fetched(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""),
-                        body.length > maxBytes ? Arrays.copyOf(body, (int) maxBytes) : body, body.length > maxBytes);
-            }
+            HttpResponse<byte[]> response = BoundedExchange.send(clientFor(checked), builder.build(), maxBytes);
+            byte[] body = response.body();
+            return new Fetched(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""),
+                    body.length > maxBytes ? Arrays.copyOf(body, (int) maxBytes) : body, body.length > maxBytes);
         } catch (HttpTimeoutException e) {
             throw new IllegalArgumentException(target.getHost() + " did not answer in time (" + TIMEOUT_SETTING + ")");
         } catch (IOException e) {
