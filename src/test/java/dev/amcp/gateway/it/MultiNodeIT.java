@@ -40,7 +40,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Several gateway nodes, proven (issue #29): {@code bench/cluster.sh} starts two Open Liberty servers running the
+ * Several gateway nodes, proven: {@code bench/cluster.sh} starts two Open Liberty servers running the
  * built WAR on one fresh PostgreSQL database, each with its own code runner, behind HAProxy balancing round-robin with
  * no affinity; the official MCP Java SDK client then talks to the demo server through HAProxy only, and each node's
  * own log says which of the client's requests it served.
