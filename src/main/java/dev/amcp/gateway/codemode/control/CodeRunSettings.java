@@ -74,7 +74,7 @@ public class CodeRunSettings {
                 bounded(settings, TIMEOUT, 10_000, RunLimits.MIN_TIMEOUT_MS, 3_600_000),
                 bounded(settings, MEMORY, 128, 16, 16_384),
                 bounded(settings, MAX_BRIDGE_CALLS, 200, 0, 100_000),
-                bounded(settings, MAX_CONCURRENT_BRIDGE_CALLS, 8, 1, RunSession.MAX_PENDING_BRIDGE_CALLS),
+                bounded(settings, MAX_CONCURRENT_BRIDGE_CALLS, 8, 1, RunBridge.MAX_PENDING_BRIDGE_CALLS),
                 bounded(settings, MAX_FRAME_BYTES, MIB, 1024, 64 * MIB),
                 bounded(settings, MAX_RESULT_BYTES, MIB, 16, 64 * MIB),
                 bounded(settings, MAX_CONSOLE_BYTES, 64 * 1024, 0, 16 * MIB));

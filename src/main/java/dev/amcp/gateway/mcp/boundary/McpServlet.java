@@ -2,24 +2,17 @@ package dev.amcp.gateway.mcp.boundary;
 
 import static dev.amcp.gateway.mcp.boundary.McpReplies.ACCEPTED;
 import static dev.amcp.gateway.mcp.boundary.McpReplies.JSON;
-import static dev.amcp.gateway.mcp.boundary.McpReplies.JSON_HEARTBEAT;
 import static dev.amcp.gateway.mcp.boundary.McpReplies.METHOD_NOT_ALLOWED;
 import static dev.amcp.gateway.mcp.boundary.McpReplies.SSE;
-import static dev.amcp.gateway.mcp.boundary.McpReplies.SSE_HEARTBEAT;
 import static dev.amcp.gateway.mcp.boundary.McpReplies.bytes;
 import static dev.amcp.gateway.mcp.boundary.McpReplies.error;
 import static dev.amcp.gateway.mcp.boundary.McpReplies.guarded;
 import static dev.amcp.gateway.mcp.boundary.McpReplies.json;
-import static dev.amcp.gateway.mcp.boundary.McpReplies.refused;
 import static dev.amcp.gateway.mcp.boundary.McpReplies.send;
-import static dev.amcp.gateway.mcp.boundary.McpReplies.sseEvent;
-import static dev.amcp.gateway.mcp.boundary.McpReplies.streamed;
 import static dev.amcp.gateway.mcp.boundary.McpReplies.tooLarge;
 
-import dev.amcp.gateway.governance.entity.CallScope;
 import dev.amcp.gateway.governance.entity.Caller;
 import dev.amcp.gateway.mcp.boundary.McpReplies.Reply;
-import dev.amcp.gateway.mcp.control.ClientWatches;
 import dev.amcp.gateway.mcp.control.McpProtocol;
 import dev.amcp.gateway.mcp.control.McpProtocol.Exchange;
 import dev.amcp.gateway.mcp.control.McpSessions;
@@ -34,16 +27,12 @@ import dev.amcp.gateway.mcp.entity.RequestMeta;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.platform.control.Settings;
 import dev.amcp.gateway.platform.control.Texts;
-import dev.amcp.gateway.tools.control.CallContext;
-import dev.amcp.gateway.workspace.control.BearerAuthenticator;
-import dev.amcp.gateway.workspace.control.ServerDirectory;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
-import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.annotation.WebServlet;
 import jakarta.servlet.http.HttpServlet;
@@ -59,8 +48,6 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * MCP Streamable HTTP on {@code POST /mcp/{server}} (one server) and {@code POST /mcp} (shared: the workspace's
@@ -74,6 +61,10 @@ import java.util.logging.Logger;
  * <p>{@code GET} opens a session's standalone SSE stream ({@link #get}), which tells of tool list changes.
  * Other methods get 405 (OPTIONS aside), DELETE too: sessions are signed tokens that end on their own.
  *
+ * <p>This servlet reads and routes requests. Who asks, and at which endpoint, is {@link McpAdmission}'s to decide;
+ * answers that stay open (progress, heartbeats, tool list streams) are {@link McpStreams}'; {@link McpReplies}
+ * builds and writes the rest.
+ *
  * <p>A plain servlet, not a Jakarta REST resource: the endpoint reads raw bytes, checks its own headers and writes its
  * own answers, so the REST dispatch (resource matching, providers, the body-limit filter) only cost a fifth of a tool
  * call's CPU (docs/benchmarks.md).
@@ -85,13 +76,9 @@ public class McpServlet extends HttpServlet {
     public static final long DEFAULT_MAX_BODY = 4L * 1024 * 1024;
     public static final String SESSION_HEADER = "Mcp-Session-Id";
     public static final String VERSION_HEADER = "MCP-Protocol-Version";
-    private static final Logger LOG = Logger.getLogger(McpServlet.class.getName());
 
     @Inject
-    BearerAuthenticator bearer;
-
-    @Inject
-    ServerDirectory servers;
+    McpAdmission admission;
 
     @Inject
     McpProtocol protocol;
@@ -103,13 +90,10 @@ public class McpServlet extends HttpServlet {
     OriginPolicy origins;
 
     @Inject
-    ClientWatches watches;
+    McpStreams streams;
 
     @Inject
     Settings settings;
-
-    @Inject
-    ToolListSubscriptions subscriptions;
 
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
@@ -121,16 +105,6 @@ public class McpServlet extends HttpServlet {
         }
     }
 
-    /** The server slug of the path, {@code null} for the shared endpoint; a path below a server is no endpoint. */
-    private static Optional<String> slugOf(HttpServletRequest request) {
-        String info = request.getPathInfo();
-        if (info == null || info.equals("/")) {
-            return Optional.of("");
-        }
-        String slug = info.substring(1, info.endsWith("/") ? info.length() - 1 : info.length());
-        return slug.isEmpty() || slug.indexOf('/') >= 0 ? Optional.empty() : Optional.of(slug);
-    }
-
     private Reply post(HttpServletRequest request) throws IOException {
         Function<String, String> headers = name -> header(request, name);
         if (!origins.allows(headers.apply("Origin"))) {
@@ -140,7 +114,7 @@ public class McpServlet extends HttpServlet {
         if (request.getContentLengthLong() > maxBody) {
             return tooLarge(maxBody);
         }
-        Admitted admitted = admit(request, headers);
+        McpAdmission.Admitted admitted = admission.admit(request, headers);
         if (admitted.refusal() != null) {
             return admitted.refusal();
         }
@@ -191,7 +165,7 @@ public class McpServlet extends HttpServlet {
         }
         if (stateless) {
             return stateless(request, new Exchange(caller, slug == null, endpoint, title, headerVersion, "-"), headers, parsed, accept,
-                    current(authorization, slug, endpoint, ProtocolVersion.V2026_07_28, "-"));
+                    admission.current(authorization, slug, endpoint, ProtocolVersion.V2026_07_28, "-"));
         }
         if (headerVersion == null && metaVersion(parsed) != null) {
             return json(400, JsonRpcMessage.error(McpError.headerMismatch("The " + VERSION_HEADER + " header is required when _meta names "
@@ -229,10 +203,10 @@ public class McpServlet extends HttpServlet {
         }
         JsonValue progressToken = progressToken(message);
         if (progressToken != null && accept != null && accept.toLowerCase(Locale.ROOT).contains(SSE)) {
-            return stream(exchange, message, progressToken);
+            return streams.progress(exchange.requestKey(message.id()), progressToken, sink -> protocol.answer(exchange, message, sink));
         }
         if ("tools/call".equals(message.method())) {
-            return watched(exchange, message);
+            return streams.watched(exchange.requestKey(message.id()), () -> protocol.answer(exchange, message, null));
         }
         return json(200, protocol.answer(exchange, message, null));
     }
@@ -258,7 +232,7 @@ public class McpServlet extends HttpServlet {
         if (!origins.allows(headers.apply("Origin"))) {
             return error(403, McpError.INVALID_REQUEST, "Origin not allowed");
         }
-        Admitted admitted = admit(request, headers);
+        McpAdmission.Admitted admitted = admission.admit(request, headers);
         if (admitted.refusal() != null) {
             return admitted.refusal();
         }
@@ -286,73 +260,12 @@ public class McpServlet extends HttpServlet {
             return unsupportedVersion(versionHeader.strip(), JsonValue.NULL);
         }
         if (session == null) {
-            return noStream("Protocol revision " + headerVersion.wire() + " has no sessions and no standalone SSE stream; "
+            return McpStreams.noStream("Protocol revision " + headerVersion.wire() + " has no sessions and no standalone SSE stream; "
                     + "listen with subscriptions/listen");
         }
-        Supplier<Optional<Exchange>> current = current(admitted.authorization(), admitted.slug(), endpoint, session.version(),
+        Supplier<Optional<Exchange>> current = admission.current(admitted.authorization(), admitted.slug(), endpoint, session.version(),
                 McpSessions.tag(session.id()));
-        return switch (subscriptions.tryOpen()) {
-            case FULL -> noStream("This node serves as many event streams as it may (" + ToolListSubscriptions.MAX_STREAMS_SETTING
-                    + "); requests by POST work, without tool list notifications");
-            case DRAINING -> noStream("This node is draining; open the event stream on another node");
-            case OPEN -> held(request, ToolListSubscriptions.SESSION, current);
-        };
-    }
-
-    /** 405 for a GET this node serves no stream for now; {@code Allow} names what it does serve now. */
-    private static Reply noStream(String message) {
-        return error(405, McpError.INVALID_REQUEST, message).withHeader("Allow", "POST");
-    }
-
-    /**
-     * Who asks, and where: the endpoint's slug ({@code null} for the shared one), the bearer credential and the endpoint
-     * for this caller; or, instead, the refusal (401 or 403 from the bearer check, 404 for no such endpoint).
-     */
-    private record Admitted(String slug, String authorization, String credential, Endpoint endpoint, Reply refusal) {
-        static Admitted refused(Reply refusal) {
-            return new Admitted(null, null, null, null, refusal);
-        }
-    }
-
-    /** The bearer check and the endpoint, as every method that serves an endpoint runs them. */
-    private Admitted admit(HttpServletRequest request, Function<String, String> headers) {
-        Optional<String> path = slugOf(request);
-        String slug = path.filter(s -> !s.isEmpty()).orElse(null);
-        String authorization = headers.apply("Authorization");
-        BearerAuthenticator.Outcome outcome = bearer.authenticate(authorization, slug == null ? "/mcp" : "/mcp/" + slug);
-        if (!(outcome instanceof BearerAuthenticator.Accepted accepted)) {
-            return Admitted.refused(refused((BearerAuthenticator.Refused) outcome));
-        }
-        Optional<Endpoint> resolved = path.isEmpty() ? Optional.empty() : endpoint(slug, accepted.caller());
-        if (resolved.isEmpty()) {
-            return Admitted.refused(error(404, McpError.INVALID_REQUEST, "No MCP server '"
-                    + Texts.printable(path.isEmpty() ? request.getPathInfo().substring(1) : slug, 64) + "' is available to this key"));
-        }
-        return new Admitted(slug, authorization, accepted.sessionCredential(), resolved.get(), null);
-    }
-
-    /**
-     * The caller's exchange as of each call, authenticated and scoped again, for a stream that outlives its request;
-     * empty once the key or the endpoint is gone.
-     */
-    private Supplier<Optional<Exchange>> current(String authorization, String slug, String endpoint, ProtocolVersion version, String tag) {
-        return () -> bearer.authenticate(authorization, endpoint) instanceof BearerAuthenticator.Accepted again
-                ? endpoint(slug, again.caller()).map(e -> new Exchange(e.caller(), slug == null, e.path(), e.title(), version, tag))
-                : Optional.empty();
-    }
-
-    /** Where a request goes: the caller narrowed to the endpoint's scope, the endpoint's path and a human name. */
-    private record Endpoint(Caller caller, String path, String title) {}
-
-    /** The endpoint for this caller; empty for an unknown server and for one the caller's role may not use alike. */
-    private Optional<Endpoint> endpoint(String slug, Caller caller) {
-        if (slug == null) {
-            return Optional.of(new Endpoint(caller.withScope(CallScope.sharedEndpoint()), "/mcp", "shared"));
-        }
-        long workspaceId = caller.workspaceId();
-        return servers.bySlug(workspaceId, slug)
-                .filter(s -> s.workspaceId() == workspaceId && caller.role().mayUseServer(s.id()))
-                .map(s -> new Endpoint(caller.withScope(CallScope.server(s.id())), "/mcp/" + slug, s.name()));
+        return streams.session(request, current);
     }
 
     /**
@@ -399,14 +312,14 @@ public class McpServlet extends HttpServlet {
             return json(e.httpStatus(), JsonRpcMessage.error(e, message.id()));
         }
         if ("subscriptions/listen".equals(message.method())) {
-            return listen(request, message, current);
+            return streams.listen(request, message, current);
         }
         JsonValue progressToken = progressToken(message);
         if (progressToken != null && accept != null && accept.toLowerCase(Locale.ROOT).contains(SSE)) {
-            return stream(exchange, message, progressToken);
+            return streams.progress(exchange.requestKey(message.id()), progressToken, sink -> protocol.answer(exchange, message, sink));
         }
         if ("tools/call".equals(message.method())) {
-            return watched(exchange, message);
+            return streams.watched(exchange.requestKey(message.id()), () -> protocol.answer(exchange, message, null));
         }
         JsonObject reply = protocol.answer(exchange, message, null);
         return json(reply.containsKey("error") ? statelessStatus(reply.getJsonObject("error").getInt("code")) : 200, reply);
@@ -419,21 +332,6 @@ public class McpServlet extends HttpServlet {
             case McpError.HEADER_MISMATCH, McpError.MISSING_CLIENT_CAPABILITY, McpError.UNSUPPORTED_PROTOCOL_VERSION,
                  McpError.INVALID_REQUEST, McpError.PARSE_ERROR -> 400;
             default -> 200;
-        };
-    }
-
-    /** {@code subscriptions/listen}: an SSE stream that stays open; see {@link ToolListSubscriptions}. */
-    private Reply listen(HttpServletRequest request, JsonRpcMessage message, Supplier<Optional<Exchange>> current) {
-        if (!(message.params().get("notifications") instanceof JsonObject filter)) {
-            return json(400, JsonRpcMessage.error(new McpError(McpError.INVALID_PARAMS,
-                    "subscriptions/listen needs params.notifications (an object)", message.id(), 400), message.id()));
-        }
-        return switch (subscriptions.tryOpen()) {
-            case FULL -> json(503, JsonRpcMessage.error(message.id(), McpError.INTERNAL_ERROR,
-                    "This node serves as many listen streams as it may (" + ToolListSubscriptions.MAX_STREAMS_SETTING + "); try again later"));
-            case DRAINING -> json(503, JsonRpcMessage.error(message.id(), McpError.INTERNAL_ERROR,
-                    "This node is draining; listen again (the balancer sends it nothing new)"));
-            case OPEN -> held(request, ToolListSubscriptions.listen(message.id(), filter), current);
         };
     }
 
@@ -497,31 +395,6 @@ public class McpServlet extends HttpServlet {
         return bytes(200, JSON, array.build().toString());
     }
 
-    /** Answers as an SSE stream: the tool's progress notifications, then the response, then the stream ends. */
-    private Reply stream(Exchange exchange, JsonRpcMessage message, JsonValue progressToken) {
-        return streamed(SSE, out -> {
-            try (ClientWatches.Watch watch = watches.watch(out, SSE_HEARTBEAT, exchange.requestKey(message.id()))) {
-                CallContext.ProgressSink sink = (progress, total, text) ->
-                        watch.write(sseEvent(McpWire.progress(progressToken, progress, total, text)));
-                watch.finish(sseEvent(protocol.answer(exchange, message, sink)));
-            }
-        });
-    }
-
-    /**
-     * Answers a tool call as JSON, but streamed: while the call runs, a newline goes out every heartbeat (JSON allows
-     * whitespace before a value), so a client that went away is noticed at the next write and its call is cancelled
-     * (a code run stops instead of running to its timeout for nobody).
-     */
-    private Reply watched(Exchange exchange, JsonRpcMessage message) {
-        return streamed(JSON, out -> {
-            try (ClientWatches.Watch watch = watches.watch(out, JSON_HEARTBEAT, exchange.requestKey(message.id()))) {
-                watch.finish(protocol.answer(exchange, message, null).toString().getBytes(StandardCharsets.UTF_8));
-            }
-        });
-    }
-
-
     private static JsonValue progressToken(JsonRpcMessage message) {
         JsonValue meta = message.params().get("_meta");
         if (meta == null || meta.getValueType() != JsonValue.ValueType.OBJECT) {
@@ -567,30 +440,4 @@ public class McpServlet extends HttpServlet {
         return a.contains(JSON) || a.contains(SSE) || a.contains("*/*") || a.contains("application/*")
                 || a.contains("text/*");
     }
-
-    /**
-     * A tool list stream (a listen stream or a session's GET stream), served asynchronously: its head goes out now and
-     * the request leaves the servlet at once, while {@link ToolListSubscriptions} writes to it from its own thread. A
-     * stream held in {@code service} would hold a request thread, and an application stop or undeploy waits for the
-     * requests in its servlets and filters before it ends anything: a client that keeps its stream open (the Java SDK
-     * client does, and so does the gateway's own client of an upstream that is this gateway) held the stop for minutes.
-     */
-    private Reply held(HttpServletRequest request, ToolListSubscriptions.Frames frames, Supplier<Optional<Exchange>> current) {
-        return response -> {
-            response.setStatus(200);
-            response.setContentType(SSE);
-            response.setHeader("Cache-Control", "no-cache");
-            response.flushBuffer();
-            AsyncContext async = request.startAsync();
-            async.setTimeout(0); // the stream's own lifetime ends it (AMCP_MCP_LISTEN_MAX_SECONDS)
-            subscriptions.serveAsync(response.getOutputStream(), frames, current, () -> {
-                try {
-                    async.complete();
-                } catch (RuntimeException e) {
-                    LOG.log(Level.FINE, "Completing a tool list stream failed (the client or the application went away)", e);
-                }
-            });
-        };
-    }
-
 }

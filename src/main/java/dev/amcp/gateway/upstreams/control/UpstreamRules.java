@@ -3,7 +3,6 @@ package dev.amcp.gateway.upstreams.control;
 import static dev.amcp.gateway.upstreams.control.UpstreamAddresses.normalize;
 import static dev.amcp.gateway.upstreams.control.UpstreamAddresses.parseLiteral;
 import static dev.amcp.gateway.upstreams.control.UpstreamAddresses.refused;
-import static dev.amcp.gateway.upstreams.control.UpstreamAddresses.unbracket;
 
 import dev.amcp.gateway.platform.control.IdentityMemo;
 import dev.amcp.gateway.upstreams.control.UpstreamAddresses.AllowedHost;
@@ -17,20 +16,15 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.Startup;
 import jakarta.inject.Inject;
-import java.net.Inet4Address;
-import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.stream.StreamSupport;
 import org.eclipse.microprofile.config.Config;
 
 /**
@@ -53,7 +47,8 @@ import org.eclipse.microprofile.config.Config;
  * <li>{@link #checkCredential(String, URI)}: a credential goes only to its own upstream; with the operator's grants,
  * {@link #checkOperatorUpstream}.</li>
  * </ul>
- * URLs, bases, allow-list entries and addresses are read and matched by {@link UpstreamAddresses}.
+ * What the operator configured is read by {@link OperatorUpstreams}; URLs, bases, allow-list entries and addresses are
+ * read and matched by {@link UpstreamAddresses}. This class stays the one entry point: callers ask it, never those.
  */
 @ApplicationScoped
 public class UpstreamRules {
@@ -62,10 +57,6 @@ public class UpstreamRules {
     public static final String ALLOWED_HOSTS = "AMCP_UPSTREAM_ALLOWED_HOSTS";
     /** Operator upstreams every workspace may use without a grant: names, or {@code *} for all (a single-tenant install). */
     public static final String SHARED = "AMCP_UPSTREAM_SHARED";
-    static final String RUNNER_URL = "CODE_RUNNER_URL";
-    /** Settings under the base prefix that are not bases. */
-    static final Set<String> NOT_BASES = Set.of(ALLOWED_HOSTS, SHARED, "AMCP_UPSTREAM_TIMEOUT_MS", "AMCP_UPSTREAM_MAX_BYTES",
-            "AMCP_UPSTREAM_MCP_TIMEOUT_MS", "AMCP_UPSTREAM_REFRESH_MINUTES");
 
     /** Looks up host names; tests replace it to play a name that resolves to loopback. */
     @FunctionalInterface
@@ -76,13 +67,8 @@ public class UpstreamRules {
     @Inject
     Config config;
 
-    private Map<String, Base> bases;
-    private List<AllowedHost> allowed;
-    private List<String> allowedText = List.of();
-    private Map<String, String> credentialUpstreams;
-    private Set<String> credentialValues;
-    private String runnerHost;
-    private Set<String> shared = Set.of();
+    /** The operator's settings the rule judges by. */
+    private OperatorUpstreams operator;
     private Resolver resolver = InetAddress::getAllByName;
 
     public UpstreamRules() {}
@@ -95,13 +81,7 @@ public class UpstreamRules {
 
     @PostConstruct
     void init() {
-        Map<String, String> settings = new LinkedHashMap<>();
-        for (String name : StreamSupport.stream(config.getPropertyNames().spliterator(), false).sorted().toList()) {
-            if (name.startsWith(BASE_PREFIX) || name.startsWith("AMCP_CREDENTIAL_") || name.equals(RUNNER_URL)) {
-                config.getOptionalValue(name, String.class).ifPresent(v -> settings.put(name, v));
-            }
-        }
-        load(settings);
+        load(OperatorUpstreams.settingsOf(config));
     }
 
     /** Creating the bean reads the settings, so a bad base or allow-list entry stops the start, not every call. */
@@ -110,53 +90,12 @@ public class UpstreamRules {
     }
 
     private void load(Map<String, String> settings) {
-        Map<String, Base> readBases = new LinkedHashMap<>();
-        Map<String, String> bindings = new LinkedHashMap<>();
-        Set<String> values = new java.util.HashSet<>();
-        settings.forEach((name, value) -> {
-            if (value == null || value.isBlank()) {
-                return;
-            }
-            if (name.startsWith(BASE_PREFIX) && !NOT_BASES.contains(name)) {
-                readBases.put(name, Base.parse(name, value.strip()));
-            }
-            if (name.startsWith("AMCP_CREDENTIAL_") && name.endsWith("_VALUE")) {
-                values.add(name.substring("AMCP_CREDENTIAL_".length(), name.length() - "_VALUE".length()).toUpperCase(Locale.ROOT));
-            }
-            if (name.startsWith("AMCP_CREDENTIAL_") && name.endsWith("_UPSTREAM")) {
-                bindings.put(name.substring("AMCP_CREDENTIAL_".length(), name.length() - "_UPSTREAM".length()),
-                        value.strip().toUpperCase(Locale.ROOT));
-            }
-        });
-        List<AllowedHost> entries = new ArrayList<>();
-        for (String entry : settings.getOrDefault(ALLOWED_HOSTS, "").split(",")) {
-            if (!entry.isBlank()) {
-                entries.add(AllowedHost.parse(entry.strip()));
-            }
-        }
-        String runner = settings.get(RUNNER_URL);
-        String host = null;
-        if (runner != null && !runner.isBlank()) {
-            try {
-                host = URI.create(runner.strip()).getHost();
-            } catch (IllegalArgumentException e) {
-                host = null; // the runner connector reports a bad URL; the rule just has no runner host then
-            }
-        }
-        this.bases = Map.copyOf(readBases);
-        this.allowed = List.copyOf(entries);
-        this.allowedText = java.util.Arrays.stream(settings.getOrDefault(ALLOWED_HOSTS, "").split(",")).map(String::strip)
-                .filter(e -> !e.isEmpty()).toList();
-        this.credentialUpstreams = Map.copyOf(bindings);
-        this.credentialValues = Set.copyOf(values);
-        this.runnerHost = host == null ? null : unbracket(host);
-        this.shared = java.util.Arrays.stream(settings.getOrDefault(SHARED, "").split(",")).map(s -> s.strip().toUpperCase(Locale.ROOT))
-                .filter(s -> !s.isEmpty()).collect(java.util.stream.Collectors.toUnmodifiableSet());
+        this.operator = OperatorUpstreams.read(settings);
     }
 
     /** Whether every workspace may use this operator upstream ({@code <NAME>}) without a grant ({@value #SHARED}). */
     public boolean shared(String name) {
-        return shared.contains("*") || shared.contains(name);
+        return operator.isShared(name);
     }
 
     /** Whether a workspace holding {@code granted} may use the operator upstream {@code name}: granted, or shared. */
@@ -171,29 +110,17 @@ public class UpstreamRules {
      * {@code https://shop.internal/api/orders}. Refuses a reference to a setting that is not a configured base.
      */
     public String expandBases(String template) {
-        Matcher m = UpstreamSyntax.SETTING.matcher(template);
-        StringBuilder out = new StringBuilder();
-        while (m.find()) {
-            Base base = bases.get(m.group(1));
-            if (base == null) {
-                throw refused("problem.upstream.baseMissing", "url uses $'{'{0}'}', which is not configured as an upstream base URL", m.group(1));
-            }
-            m.appendReplacement(out, Matcher.quoteReplacement(base.text()));
-        }
-        m.appendTail(out);
-        return out.toString();
+        return operator.expandBases(template);
     }
 
     /** The operator's bases ({@code AMCP_UPSTREAM_<NAME>} and their URLs), for listing beside a workspace's own. */
     public Map<String, String> operatorBases() {
-        Map<String, String> listed = new java.util.TreeMap<>();
-        bases.forEach((setting, base) -> listed.put(setting, base.text()));
-        return listed;
+        return operator.baseUrls();
     }
 
     /** The operator's upstream names: {@code <NAME>} of each base {@code AMCP_UPSTREAM_<NAME>}, as grants name them. */
     public Set<String> operatorNames() {
-        return bases.keySet().stream().map(UpstreamRules::operatorName).collect(java.util.stream.Collectors.toSet());
+        return operator.bases().keySet().stream().map(UpstreamRules::operatorName).collect(java.util.stream.Collectors.toSet());
     }
 
     /** {@code <NAME>} of a base's setting {@code AMCP_UPSTREAM_<NAME>}, the name grants and {@value #SHARED} use. */
@@ -203,7 +130,7 @@ public class UpstreamRules {
 
     /** The entries of {@value #ALLOWED_HOSTS}, as the operator wrote them. */
     public List<String> allowedHosts() {
-        return allowedText;
+        return operator.allowedText();
     }
 
     /** The rule without DNS, for a URL being saved (a tool, an import source). */
@@ -292,7 +219,7 @@ public class UpstreamRules {
     }
 
     private void requireInCeiling(Target t, List<AllowedHost> ceiling) {
-        if (allowed.stream().anyMatch(e -> e.matches(t)) || ceiling.stream().anyMatch(e -> e.matches(t))) {
+        if (operator.allowed().stream().anyMatch(e -> e.matches(t)) || ceiling.stream().anyMatch(e -> e.matches(t))) {
             return;
         }
         throw refused("problem.upstream.ceiling",
@@ -334,8 +261,8 @@ public class UpstreamRules {
         }
         String name = credential.toUpperCase(Locale.ROOT);
         String binding = "AMCP_CREDENTIAL_" + name + "_UPSTREAM";
-        String baseSetting = BASE_PREFIX + credentialUpstreams.getOrDefault(name, name);
-        Base base = bases.get(baseSetting);
+        String baseSetting = BASE_PREFIX + operator.upstreamOf(name);
+        Base base = operator.bases().get(baseSetting);
         if (base == null) {
             throw refused("problem.upstream.credentialBase", "credential {0} may only be sent to $'{'{1}'}', which is not configured (or name another upstream with {2})",
                     name, baseSetting, binding);
@@ -356,7 +283,7 @@ public class UpstreamRules {
     public void checkOperatorUpstream(URI target, String credential, java.util.Collection<String> granted) {
         checkCredential(credential, target);
         Target t = Target.of(target);
-        grantsNeeded(t, credential).stream().filter(name -> !usable(name, granted)).findFirst()
+        operator.grantsNeeded(t, credential).stream().filter(name -> !usable(name, granted)).findFirst()
                 .ifPresent(name -> {
                     throw refused("problem.upstream.notGranted", "{0} is under the operator''s upstream $'{'{1}{2}'}', which the operator has not granted to this workspace (/api/upstream-grants)",
                             t.origin() + t.path(), BASE_PREFIX, name);
@@ -365,17 +292,7 @@ public class UpstreamRules {
 
     /** The operator upstreams ({@code <NAME>}, sorted) a workspace needs granted to reach this URL with this credential. */
     public java.util.SortedSet<String> grantsNeeded(URI target, String credential) {
-        return grantsNeeded(Target.of(target), credential);
-    }
-
-    private java.util.SortedSet<String> grantsNeeded(Target t, String credential) {
-        java.util.SortedSet<String> needed = new java.util.TreeSet<>();
-        bases.values().stream().filter(b -> b.covers(t)).forEach(b -> needed.add(operatorName(b.setting())));
-        if (credential != null) {
-            String name = credential.toUpperCase(Locale.ROOT);
-            needed.add(credentialUpstreams.getOrDefault(name, name));
-        }
-        return needed;
+        return operator.grantsNeeded(Target.of(target), credential);
     }
 
     /**
@@ -383,12 +300,7 @@ public class UpstreamRules {
      * becomes {@code ${AMCP_UPSTREAM_SHOP}/orders} (the longest base wins); a URL under no base stays as it is.
      */
     public String asTemplate(URI target) {
-        Target t = Target.of(target);
-        return bases.values().stream().filter(b -> b.covers(t))
-                .max(java.util.Comparator.comparingInt(b -> b.target().path().length()))
-                .map(b -> "${" + b.setting() + "}" + t.path().substring(b.target().path().length())
-                        + (target.getRawQuery() == null ? "" : "?" + target.getRawQuery()))
-                .orElse(target.toString());
+        return operator.asTemplate(target);
     }
 
     /**
@@ -397,13 +309,7 @@ public class UpstreamRules {
      * {@code AMCP_CREDENTIAL_<NAME>_VALUE} is set; none for a URL under no base.
      */
     public String boundCredential(String template) {
-        Matcher m = UpstreamSyntax.SETTING.matcher(template);
-        if (!m.lookingAt() || !bases.containsKey(m.group(1))) {
-            return null;
-        }
-        String upstream = m.group(1).substring(BASE_PREFIX.length());
-        return credentialUpstreams.entrySet().stream().filter(e -> e.getValue().equals(upstream)).map(Map.Entry::getKey)
-                .sorted().findFirst().orElse(credentialValues.contains(upstream) ? upstream : null);
+        return operator.boundCredential(template);
     }
 
     /** Whether a path, or an argument put into one, walks it ({@code .} or {@code ..}, also encoded); see {@link UpstreamAddresses}. */
@@ -414,7 +320,7 @@ public class UpstreamRules {
     // ---- the rule ----
 
     private void requireDestination(Target t) {
-        if (bases.values().stream().anyMatch(b -> b.covers(t)) || allowed.stream().anyMatch(e -> e.matches(t))) {
+        if (operator.bases().values().stream().anyMatch(b -> b.covers(t)) || operator.allowed().stream().anyMatch(e -> e.matches(t))) {
             return;
         }
         throw refused("problem.upstream.notAllowed",
@@ -436,8 +342,8 @@ public class UpstreamRules {
         List<Block> blocks = new ArrayList<>(runnerBlocks(address));
         blocks.addAll(Block.specialOf(address));
         if (blocks.isEmpty()
-                || operatorBases && bases.values().stream().anyMatch(b -> b.covers(t) && address.equals(b.literal()))
-                || allowed.stream().anyMatch(e -> e.unlocks(address, t.port(), blocks))
+                || operatorBases && operator.bases().values().stream().anyMatch(b -> b.covers(t) && address.equals(b.literal()))
+                || operator.allowed().stream().anyMatch(e -> e.unlocks(address, t.port(), blocks))
                 || ceiling.stream().anyMatch(e -> e.unlocks(address, t.port(), blocks))) {
             return;
         }
@@ -447,6 +353,7 @@ public class UpstreamRules {
     }
 
     private List<Block> runnerBlocks(InetAddress address) {
+        String runnerHost = operator.runnerHost();
         if (runnerHost == null) {
             return List.of();
         }

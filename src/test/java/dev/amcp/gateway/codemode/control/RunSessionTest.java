@@ -216,7 +216,7 @@ class RunSessionTest {
         Gate gate = new Gate();
         RunLimits limits = new RunLimits(60_000, 64, 500, 2, 4096, 100, 50);
         RunSession session = open(limits, gate, pool);
-        for (int id = 1; id <= RunSession.MAX_PENDING_BRIDGE_CALLS + 1; id++) {
+        for (int id = 1; id <= RunBridge.MAX_PENDING_BRIDGE_CALLS + 1; id++) {
             session.onFrame(bridge(id));
         }
         assertTrue(session.isDone());
