@@ -13,8 +13,8 @@ import org.eclipse.microprofile.health.Liveness;
 import org.eclipse.microprofile.health.Readiness;
 
 /**
- * MicroProfile Health: liveness is the JVM serving requests; readiness needs the database and its migrations, and a
- * node that is not draining.
+ * MicroProfile Health: liveness is the JVM serving requests; readiness needs the database, writable and migrated, and
+ * a node that is not draining.
  */
 @ApplicationScoped
 public class HealthChecks {
@@ -72,8 +72,14 @@ public class HealthChecks {
             return response.down().build();
         }
         try (Connection connection = dataSource.getConnection()) {
-            boolean valid = connection.isValid(2);
-            return response.withData("database", status.database()).status(valid).build();
+            response.withData("database", status.database());
+            if (!connection.isValid(2)) {
+                return response.down().build();
+            }
+            if (Migrations.refusesWrites(connection)) {
+                return response.withData("error", Migrations.READ_ONLY).down().build();
+            }
+            return response.up().build();
         } catch (Exception e) {
             return response.withData("error", e.getClass().getSimpleName()).down().build();
         }

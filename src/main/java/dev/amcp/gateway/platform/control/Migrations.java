@@ -35,6 +35,13 @@ public class Migrations {
     /** What the readiness check reports. */
     public record Status(boolean applied, String database, String schemaVersion, String detail) {}
 
+    /**
+     * Said at start and by readiness when the database takes reads only: H2 opens a file it may not write read-only
+     * without a word, and every MCP request would then fail on its first write (the key's last use, the audit row).
+     */
+    public static final String READ_ONLY = "The database is open read-only, so the gateway cannot record calls and is not "
+            + "ready; nothing was written. Make the database writable (for H2, the file and its directory) and restart.";
+
     void migrateOnStart(@Observes @Priority(PRIORITY) Startup startup) {
         migrate();
     }
@@ -53,6 +60,9 @@ public class Migrations {
             status = new Status(true, database, version, result.migrationsExecuted + " migration(s) applied now");
             LOG.info(() -> "Database " + database + " at schema version " + version + " (" + result.migrationsExecuted
                     + " migration(s) applied at this start)");
+            if (refusesWrites(dataSource)) {
+                LOG.severe(READ_ONLY);
+            }
         } catch (RuntimeException | SQLException e) {
             status = new Status(false, null, null, e.getMessage());
             LOG.log(Level.SEVERE, "Database migration failed; the gateway is not ready", e);
@@ -68,6 +78,17 @@ public class Migrations {
     public static Map<String, String> placeholdersFor(String databaseProduct) {
         boolean postgres = databaseProduct.toLowerCase().contains("postgres");
         return Map.of("json", postgres ? "jsonb" : "text");
+    }
+
+    /** True when the database takes reads only (readiness asks each time: a database can become read-only later). */
+    public static boolean refusesWrites(Connection connection) throws SQLException {
+        return connection.isReadOnly();
+    }
+
+    static boolean refusesWrites(DataSource dataSource) throws SQLException {
+        try (Connection connection = dataSource.getConnection()) {
+            return refusesWrites(connection);
+        }
     }
 
     public static String databaseProduct(DataSource dataSource) throws SQLException {

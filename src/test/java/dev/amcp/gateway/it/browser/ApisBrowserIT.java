@@ -59,6 +59,7 @@ class ApisBrowserIT extends EditorBrowserSetup {
         browser.type("#rule", "127.0.0.1:" + PORT);
         browser.type("#note", "the test upstream");
         browser.click("#egress-add");
+        browser.waitForAny("#egress-form-error", "#flash");
         String added = browser.present("#egress-form-error") ? browser.text("#egress-form-error") : browser.text("#flash");
         assertTrue(added.contains("127.0.0.1:" + PORT), added); // added now, or by an earlier test ("exists already")
         assertTrue(browser.present("#egress-table tr[data-rule='127.0.0.1:" + PORT + "']"));
