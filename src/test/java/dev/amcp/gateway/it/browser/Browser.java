@@ -95,8 +95,13 @@ final class Browser implements AutoCloseable {
                 .map(o -> o.getAttribute("value")).toList().equals(values));
     }
 
+    /**
+     * Waits until the document at this path has loaded. The address and the ready state are read in one script, so both
+     * are the same document's: the address can change before the new page's elements are there, and a check made then
+     * reads the page the test is leaving.
+     */
     void waitForPath(String pathPrefix) {
-        wait.until(d -> java.net.URI.create(d.getCurrentUrl()).getPath().startsWith(pathPrefix));
+        waitForScript("return location.pathname.startsWith(arguments[0]) && document.readyState === 'complete'", pathPrefix);
     }
 
     /** Waits until the page shows one of these elements (after a click whose answer is the same page). */
@@ -104,9 +109,20 @@ final class Browser implements AutoCloseable {
         wait.until(d -> java.util.Arrays.stream(css).anyMatch(this::present));
     }
 
-    /** Waits until the address contains this text (a form submitted with GET). */
+    /** Waits until the document whose address contains this text has loaded (a form submitted with GET). */
     void waitForUrlContaining(String text) {
-        wait.until(d -> d.getCurrentUrl().contains(text));
+        waitForScript("return location.href.includes(arguments[0]) && document.readyState === 'complete'", text);
+    }
+
+    /** Waits until the script answers true; a script cut off by the page being left counts as not yet. */
+    private void waitForScript(String script, String argument) {
+        wait.until(d -> {
+            try {
+                return Boolean.TRUE.equals(driver.executeScript(script, argument));
+            } catch (org.openqa.selenium.JavascriptException | org.openqa.selenium.StaleElementReferenceException e) {
+                return false;
+            }
+        });
     }
 
     void login(String user, String password) {
