@@ -70,15 +70,20 @@ class MultiNodeIT {
     boolean started;
     /** The topology's database (JDBC URL), for reading its rows. */
     String databaseUrl;
+    /** The nodes reach PostgreSQL through this relay, so that a test can stop the database for them alone. */
+    CuttablePort database;
 
     @BeforeAll
     @Timeout(value = 30, unit = TimeUnit.MINUTES)
     void startTopology() throws Exception {
         String dbUrl = freshDatabase();
         databaseUrl = dbUrl;
+        Matcher server = Pattern.compile("^jdbc:postgresql://([^/:]+)(?::(\\d+))?/(.*)$").matcher(dbUrl);
+        assertTrue(server.find(), dbUrl);
+        database = new CuttablePort(server.group(1), server.group(2) == null ? 5432 : Integer.parseInt(server.group(2)));
         started = true; // from here on, always stop: a start that fails half-way stops itself, a later one may not
         Map<String, String> env = new HashMap<>();
-        env.put("DB_URL", dbUrl);
+        env.put("DB_URL", "jdbc:postgresql://127.0.0.1:" + database.port() + "/" + server.group(3));
         env.put("DB_USER", dbUser());
         env.put("DB_PASSWORD", dbPassword());
         env.put("CLUSTER_PORT", String.valueOf(PORT));
@@ -99,6 +104,9 @@ class MultiNodeIT {
         if (started) {
             Result stop = cluster("stop", Map.of(), Duration.ofMinutes(5));
             System.out.println("[multinode-it] bench/cluster.sh stop -> " + stop.exit + "\n" + stop.output);
+        }
+        if (database != null) {
+            database.close();
         }
     }
 
@@ -573,6 +581,149 @@ class MultiNodeIT {
             pool.shutdown();
             assertTrue(pool.awaitTermination(2, TimeUnit.MINUTES), "the clients stop");
         }
+    }
+
+    /** How long PostgreSQL is away in {@link #aDatabaseStoppedUnderLoadFailsCallsFastAndLosesNothing}. */
+    static final Duration OUTAGE = Duration.ofSeconds(30);
+    /** HAProxy's own answer when no node is ready. */
+    static final String HAPROXY_NO_SERVER = "No server is available to handle this request";
+    /** How long the load goes on once both nodes are ready again. */
+    static final Duration AFTER = Duration.ofSeconds(20);
+
+    /**
+     * PostgreSQL stops for 30 s under load (the nodes' line to it is cut: connecting is refused and open connections
+     * close, as when the server stops). Eight SDK clients call {@code tools/call} and {@code code_execute} through
+     * HAProxy, an admin creates roles, a caller pauses runs at a write that waits for approval, and two code runs are in
+     * flight on node a when the database goes. Calls fail fast with a clear error, both nodes' readiness goes DOWN and
+     * comes back UP by itself, and afterwards nothing is half-written: no run left {@code RUNNING}, every approval has
+     * its run, every acknowledged role exists and every role has its one audit row.
+     */
+    @Test
+    @org.junit.jupiter.api.Order(Integer.MAX_VALUE - 2)
+    void aDatabaseStoppedUnderLoadFailsCallsFastAndLosesNothing() throws Exception {
+        String id = UUID.randomUUID().toString().substring(0, 8);
+        send(NODE_A, "PUT", "/api/license", OPERATOR_KEY, TestLicenses.sign("enterprise", 100, 10_000), 200);
+        String tool = "cut_order_" + id;
+        send(NODE_A, "POST", "/api/code-tools", DEMO_KEY, jakarta.json.Json.createObjectBuilder().add("server", "demo").add("name", tool)
+                .add("description", "Orders one SKU-001 for a customer, after approval").add("inputSchema", McpHttp.parse(
+                        "{\"type\":\"object\",\"properties\":{\"customerId\":{\"type\":\"integer\"},\"note\":{\"type\":\"string\"}}}"))
+                .add("code", ORDER_CODE).add("uses", jakarta.json.Json.createArrayBuilder().add("customer_get").add("order_create"))
+                .add("runAs", "invoker").add("allowWrites", true).add("approval", "always").build().toString(), 201);
+        String slow = "// " + id + "\nawait new Promise(r => setTimeout(r, 5000)); return 1;";
+        String sha = dev.amcp.gateway.platform.control.Hashes.sha256(slow);
+        String rolePrefix = "cut-" + id;
+        var inFlight = java.util.concurrent.Executors.newFixedThreadPool(2);
+        List<java.util.concurrent.Future<String>> runsAtCut = new ArrayList<>();
+        long cutAt;
+        long restoredAt;
+        long upAt;
+        HttpResponse<String> direct;
+        double directSeconds;
+        FaultLoad load = new FaultLoad(BALANCER, DEMO_KEY);
+        try (load) {
+            load.watchReadiness(Map.of("a", NODE_A, "b", NODE_B));
+            load.mcpClients(CLIENTS);
+            load.roleCreator(rolePrefix);
+            load.approvalCaller(tool);
+            await(() -> load.succeeded() >= 40, Duration.ofMinutes(2), "the load's calls succeed");
+            for (int i = 0; i < 2; i++) {
+                runsAtCut.add(inFlight.submit(() -> {
+                    try {
+                        return String.valueOf(callOn(NODE_A, "code_execute", Map.of("code", slow), null).content());
+                    } catch (RuntimeException e) {
+                        return "failed: " + e;
+                    }
+                }));
+            }
+            await(() -> runs(sha, "RUNNING") == 2, Duration.ofSeconds(30), "two slow runs running on node a");
+
+            cutAt = System.nanoTime();
+            database.cut();
+            Thread.sleep(5000);
+            long asked = System.nanoTime();
+            direct = mcp(NODE_A, null, McpHttp.initialize(McpHttp.LATEST)); // what a node itself answers meanwhile
+            directSeconds = (System.nanoTime() - asked) / 1e9;
+            Thread.sleep(Math.max(0, OUTAGE.toMillis() - (System.nanoTime() - cutAt) / 1_000_000));
+            database.restore();
+            restoredAt = System.nanoTime();
+            await(() -> load.firstReadiness("a", st -> st == 200, restoredAt) > 0 && load.firstReadiness("b", st -> st == 200, restoredAt) > 0,
+                    Duration.ofMinutes(2), "both nodes ready again");
+            upAt = Math.max(load.firstReadiness("a", st -> st == 200, restoredAt), load.firstReadiness("b", st -> st == 200, restoredAt));
+            long succeededAtUp = load.succeeded();
+            await(() -> load.succeeded() >= succeededAtUp + 40, Duration.ofMinutes(2), "calls succeed again after the database is back");
+            Thread.sleep(Math.max(0, AFTER.toMillis() - (System.nanoTime() - upAt) / 1_000_000));
+        } finally {
+            inFlight.shutdown();
+        }
+        List<String> atCut = new ArrayList<>();
+        for (var run : runsAtCut) {
+            atCut.add(run.get(60, TimeUnit.SECONDS));
+        }
+        await(() -> runs(sha, "RUNNING") == 0, Duration.ofSeconds(60), "the runs in flight at the cut are closed");
+        double runsClosedIn = (System.nanoTime() - restoredAt) / 1e9;
+
+        // What the clients saw.
+        List<FaultLoad.Call> before = load.startedBetween(0, cutAt);
+        List<FaultLoad.Call> during = load.startedBetween(cutAt, restoredAt);
+        List<FaultLoad.Call> recovering = load.startedBetween(restoredAt, upAt);
+        // HAProxy asks each node every 2 s, so it may answer 503 for up to that long after a node is ready again.
+        List<FaultLoad.Call> after = load.startedBetween(upAt + TimeUnit.SECONDS.toNanos(3), Long.MAX_VALUE);
+        List<FaultLoad.Call> failed = load.calls.stream().filter(FaultLoad.Call::failed).toList();
+        long slowestFailure = failed.stream().mapToLong(FaultLoad.Call::millis).max().orElse(0);
+        java.util.function.Function<String, Double> downIn = node -> (load.firstReadiness(node, st -> st != 200, cutAt) - cutAt) / 1e9;
+        java.util.function.Function<String, Double> upIn = node -> (load.firstReadiness(node, st -> st == 200, restoredAt) - restoredAt) / 1e9;
+        Map<String, Long> messages = new java.util.TreeMap<>();
+        failed.forEach(c -> messages.merge(c.what() + ": " + c.failure().replaceAll("[0-9a-f-]{36}", "<id>").replaceAll("\\d+ ms", "<n> ms"), 1L, Long::sum));
+        System.out.printf("[multinode-it] PostgreSQL stopped %d s under %d clients: before %d calls (%d failed); during %d (%d failed, "
+                        + "slowest failure %d ms); recovering %d (%d failed); after %d (%d failed). Readiness DOWN a %.1f s, b %.1f s after the cut; "
+                        + "UP a %.1f s, b %.1f s after the restore. A node asked directly meanwhile: %d in %.2f s: %s. Runs in flight: %s, rows closed %.1f s "
+                        + "after the restore. Roles acknowledged %d, approvals given %d. Failures: %s%n",
+                OUTAGE.toSeconds(), CLIENTS, before.size(), before.stream().filter(FaultLoad.Call::failed).count(), during.size(),
+                during.stream().filter(FaultLoad.Call::failed).count(), slowestFailure, recovering.size(),
+                recovering.stream().filter(FaultLoad.Call::failed).count(), after.size(), after.stream().filter(FaultLoad.Call::failed).count(),
+                downIn.apply("a"), downIn.apply("b"), upIn.apply("a"), upIn.apply("b"), direct.statusCode(), directSeconds, direct.body(),
+                atCut, runsClosedIn, load.rolesCreated.size(), load.approvalsGiven.size(), messages);
+
+        // What the database holds.
+        try (Connection c = DriverManager.getConnection(databaseUrl, dbUser(), dbPassword()); Statement st = c.createStatement()) {
+            Set<String> roles = new java.util.HashSet<>(strings(st, "select name from roles where name like '" + rolePrefix + "-%'"));
+            List<String> audited = strings(st, "select subject from admin_audit where kind = 'role' and action = 'create' and subject like '" + rolePrefix + "-%'");
+            Set<String> approvals = new java.util.HashSet<>(strings(st, "select a.id from code_approvals a join code_runs r on r.run_id = a.run_id "
+                    + "where a.tool_name = '" + tool + "'"));
+            List<String> orphans = strings(st, "select a.id from code_approvals a where not exists (select 1 from code_runs r where r.run_id = a.run_id)");
+            assertTrue(roles.containsAll(load.rolesCreated), "every role answered 201 exists");
+            assertEquals(roles, new java.util.HashSet<>(audited), "every role has its audit row, and every audit row its role");
+            assertEquals(audited.size(), new java.util.HashSet<>(audited).size(), "one audit row per role");
+            assertTrue(approvals.containsAll(load.approvalsGiven), "every approval a caller was given exists with its run");
+            assertEquals(List.of(), orphans, "no approval without its run");
+        }
+        assertEquals(0, runs(sha, "RUNNING"), "no run left RUNNING");
+        assertTrue(slowestFailure < 5_000, "every failed call failed fast (the client waits 30 s): " + slowestFailure + " ms");
+        assertEquals(503, direct.statusCode(), "a node asked directly answers 503: " + direct.body());
+        assertTrue(direct.body().contains(dev.amcp.gateway.platform.control.DatabaseOutage.MESSAGE), direct.body());
+        assertEquals(java.util.Optional.of("5"), direct.headers().firstValue("Retry-After"), "and asks the client to try again later");
+        assertTrue(directSeconds < 2, "at once: " + directSeconds + " s");
+        for (String answer : atCut) {
+            assertTrue(answer.contains(dev.amcp.gateway.platform.control.DatabaseOutage.MESSAGE), "a run in flight says why it failed: " + answer);
+        }
+        assertTrue(downIn.apply("a") >= 0 && downIn.apply("a") < 10 && downIn.apply("b") >= 0 && downIn.apply("b") < 10,
+                "both nodes' readiness goes DOWN soon after the cut: a " + downIn.apply("a") + " s, b " + downIn.apply("b") + " s");
+        assertTrue(during.stream().anyMatch(FaultLoad.Call::failed), "calls fail while the database is away");
+        List<String> unclear = failed.stream().map(FaultLoad.Call::failure)
+                .filter(f -> !f.contains(dev.amcp.gateway.platform.control.DatabaseOutage.MESSAGE) && !f.contains(HAPROXY_NO_SERVER)).toList();
+        assertEquals(List.of(), unclear, "every failure says the database is unavailable (or, once HAProxy saw both nodes DOWN, that no node is)");
+        assertEquals(List.of(), after.stream().filter(FaultLoad.Call::failed).toList(), "every call succeeds once both nodes are ready again");
+        assertFalse(load.rolesCreated.isEmpty() || load.approvalsGiven.isEmpty(), "roles were created and approvals given");
+    }
+
+    static List<String> strings(Statement statement, String query) throws SQLException {
+        List<String> values = new ArrayList<>();
+        try (var rows = statement.executeQuery(query)) {
+            while (rows.next()) {
+                values.add(rows.getString(1));
+            }
+        }
+        return values;
     }
 
     /** How many code runs of this code hash have this status. */

@@ -7,6 +7,7 @@ import dev.amcp.gateway.codemode.entity.RunLimits;
 import dev.amcp.gateway.codemode.entity.RunOutcome;
 import dev.amcp.gateway.codemode.entity.RunStatus;
 import dev.amcp.gateway.governance.control.GateRefusedException;
+import dev.amcp.gateway.platform.control.DatabaseOutage;
 import dev.amcp.gateway.platform.control.Hashes;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.platform.control.LogContext;
@@ -229,7 +230,12 @@ public class CodeExecutorService implements CancellationListener {
                 outcome = runCounted(runId, request, answers, month, admittedNanos, early);
             }
         } catch (RuntimeException e) {
-            LOG.log(Level.SEVERE, "Code run " + runId + " failed inside the gateway", e);
+            if (DatabaseOutage.noted(e)) {
+                LOG.log(Level.FINE, "Code run " + runId + " failed on the unreachable database", e);
+                outcome = new RunOutcome(runId, RunStatus.ERROR, null, DatabaseOutage.MESSAGE, "", List.of(), 0, 0);
+            } else {
+                LOG.log(Level.SEVERE, "Code run " + runId + " failed inside the gateway", e);
+            }
         } finally {
             // Whatever happened above (an Error included), the row is closed with a final status.
             if (outcome == null) {

@@ -2,6 +2,7 @@ package dev.amcp.gateway.mcp.boundary;
 
 import dev.amcp.gateway.mcp.entity.JsonRpcMessage;
 import dev.amcp.gateway.mcp.entity.McpError;
+import dev.amcp.gateway.platform.control.DatabaseOutage;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.workspace.control.BearerAuthenticator;
 import jakarta.json.JsonObject;
@@ -69,6 +70,11 @@ final class McpReplies {
     }
 
     static Reply internalError(Throwable e) {
+        if (DatabaseOutage.noted(e)) {
+            LOG.log(Level.FINE, "MCP request failed on the unreachable database", e);
+            return error(503, McpError.INTERNAL_ERROR, DatabaseOutage.MESSAGE)
+                    .withHeader("Retry-After", String.valueOf(DatabaseOutage.RETRY_AFTER_SECONDS));
+        }
         String reference = UUID.randomUUID().toString().substring(0, 8);
         LOG.log(Level.SEVERE, "MCP request failed, reference " + reference, e);
         return error(500, McpError.INTERNAL_ERROR, "Internal error (reference " + reference + ")");

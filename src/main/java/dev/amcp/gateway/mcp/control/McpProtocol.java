@@ -5,6 +5,7 @@ import dev.amcp.gateway.mcp.entity.JsonRpcMessage;
 import dev.amcp.gateway.mcp.entity.McpError;
 import dev.amcp.gateway.mcp.entity.McpWire;
 import dev.amcp.gateway.mcp.entity.ProtocolVersion;
+import dev.amcp.gateway.platform.control.DatabaseOutage;
 import dev.amcp.gateway.platform.control.Hashes;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.platform.control.Settings;
@@ -13,8 +14,8 @@ import dev.amcp.gateway.tools.control.CallContext;
 import dev.amcp.gateway.tools.control.ToolCatalog;
 import dev.amcp.gateway.tools.control.ToolExecutor;
 import dev.amcp.gateway.tools.entity.McpTool;
-import dev.amcp.gateway.tools.entity.ToolDescriptor;
 import dev.amcp.gateway.tools.entity.ToolCallRejectedException;
+import dev.amcp.gateway.tools.entity.ToolDescriptor;
 import dev.amcp.gateway.tools.entity.ToolNotAvailableException;
 import dev.amcp.gateway.tools.entity.ToolResult;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -129,6 +130,10 @@ public class McpProtocol {
         } catch (ToolCallRejectedException e) {
             return JsonRpcMessage.error(request.id(), McpError.INVALID_PARAMS, e.getMessage());
         } catch (RuntimeException | StackOverflowError e) {
+            if (DatabaseOutage.noted(e)) {
+                LOG.log(Level.FINE, "MCP " + request.method() + " failed on the unreachable database", e);
+                return JsonRpcMessage.error(request.id(), McpError.INTERNAL_ERROR, DatabaseOutage.MESSAGE);
+            }
             String reference = UUID.randomUUID().toString().substring(0, 8);
             LOG.log(Level.SEVERE, "MCP " + request.method() + " failed, reference " + reference, e);
             return JsonRpcMessage.error(request.id(), McpError.INTERNAL_ERROR, "Internal error (reference " + reference + ")");

@@ -1,5 +1,6 @@
 package dev.amcp.gateway.platform.boundary;
 
+import dev.amcp.gateway.platform.control.DatabaseOutage;
 import dev.amcp.gateway.platform.control.Drain;
 import dev.amcp.gateway.platform.control.Migrations;
 import jakarta.annotation.Resource;
@@ -79,9 +80,10 @@ public class HealthChecks {
             if (Migrations.refusesWrites(connection)) {
                 return response.withData("error", Migrations.READ_ONLY).down().build();
             }
+            DatabaseOutage.reachable();
             return response.up().build();
         } catch (Exception e) {
-            return response.withData("error", e.getClass().getSimpleName()).down().build();
+            return response.withData("error", DatabaseOutage.noted(e) ? DatabaseOutage.MESSAGE : e.getClass().getSimpleName()).down().build();
         }
     }
 }

@@ -1,9 +1,11 @@
 package dev.amcp.gateway.platform.boundary;
 
+import dev.amcp.gateway.platform.control.DatabaseOutage;
 import dev.amcp.gateway.platform.control.Drain;
 import dev.amcp.gateway.platform.control.LogContext;
 import dev.amcp.gateway.platform.control.Settings;
 import dev.amcp.gateway.platform.control.Tracing;
+import jakarta.annotation.Resource;
 import jakarta.inject.Inject;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -19,6 +21,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.regex.Pattern;
+import javax.sql.DataSource;
 
 /**
  * Gives every HTTP request an id and carries it through the request's log lines.
@@ -36,7 +39,9 @@ import java.util.regex.Pattern;
  *       local; Liberty's {@code httpAccessLogging} is the cheaper way to keep every request (docs/install.md).</li>
  * </ul>
  *
- * Every request counts as in flight while it runs ({@link Drain}), so a draining node knows when it may stop.
+ * Every request counts as in flight while it runs ({@link Drain}), so a draining node knows when it may stop. While
+ * the database cannot be reached ({@link DatabaseOutage}), requests are answered 503 at once, and a request that fails
+ * because of it is answered so too when nothing of its answer has gone out yet ({@link DatabaseUnavailable}).
  * The query string is never logged: it may carry secrets. {@code /health}, {@code /metrics} and {@code /openapi}
  * are served by Liberty itself, outside this WAR, so they pass no filter of ours and carry no id.
  */
@@ -52,6 +57,9 @@ public class RequestIdFilter extends HttpFilter {
 
     @Inject
     Drain drain;
+
+    @Resource(lookup = "jdbc/amcp")
+    DataSource dataSource;
 
     /** Which requests have their summary line at INFO; the others have it at FINE. */
     public enum SummaryPolicy {
@@ -122,7 +130,11 @@ public class RequestIdFilter extends HttpFilter {
              var scope = LogContext.put(LogContext.REQUEST_ID, id);
              var trace = Tracing.incoming(request.getHeader(Tracing.TRACEPARENT), request.getHeader(Tracing.TRACESTATE))) {
             try {
-                chain.doFilter(request, response);
+                if (DatabaseOutage.refusing(dataSource)) {
+                    DatabaseUnavailable.answer(request, response);
+                } else {
+                    served(request, response, chain);
+                }
             } finally {
                 long ms = (System.nanoTime() - start) / 1_000_000;
                 String status = request.isAsyncStarted() ? "async" : String.valueOf(response.getStatus());
@@ -132,6 +144,20 @@ public class RequestIdFilter extends HttpFilter {
                             + " -> " + status + " in " + ms + " ms");
                 }
             }
+        }
+    }
+
+    private static void served(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws IOException, ServletException {
+        try {
+            chain.doFilter(request, response);
+        } catch (IOException | ServletException | RuntimeException e) {
+            if (!DatabaseOutage.noted(e) || response.isCommitted()) {
+                throw e;
+            }
+            LOG.log(Level.FINE, "A request failed on the unreachable database", e);
+            response.reset();
+            DatabaseUnavailable.answer(request, response);
         }
     }
 

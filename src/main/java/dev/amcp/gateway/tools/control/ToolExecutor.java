@@ -1,6 +1,7 @@
 package dev.amcp.gateway.tools.control;
 
 import dev.amcp.gateway.governance.entity.Caller;
+import dev.amcp.gateway.platform.control.DatabaseOutage;
 import dev.amcp.gateway.platform.control.JsonSupport;
 import dev.amcp.gateway.platform.control.Tracing;
 import dev.amcp.gateway.tools.entity.McpTool;
@@ -148,6 +149,10 @@ public class ToolExecutor {
         } catch (ToolNotAvailableException | dev.amcp.gateway.tools.entity.ToolCallRejectedException e) {
             throw e;
         } catch (RuntimeException e) {
+            if (DatabaseOutage.noted(e)) {
+                LOG.log(Level.FINE, "Tool " + toolName + " failed on the unreachable database", e);
+                return ToolResult.error("Tool '" + toolName + "' could not finish: " + DatabaseOutage.MESSAGE);
+            }
             String reference = UUID.randomUUID().toString().substring(0, 8);
             LOG.log(Level.SEVERE, "Tool " + toolName + " failed unexpectedly, reference " + reference, e);
             return ToolResult.error("Tool '" + toolName + "' failed inside the gateway (reference " + reference + ")");
