@@ -10,7 +10,8 @@
 # samples go to target/bench/soak.csv, the table and a verdict per series to stdout and target/bench/soak.txt, and the
 # plot to SOAK_PNG (default target/bench/soak.png; docs/images/soak.png is the one the docs show).
 #   SOAK_HTTP_PORT   gateway HTTP port (default 9880; HTTPS is +363, the runner +1000)
-#   SOAK_DB          the database to create (default soak) on PostgreSQL at 127.0.0.1:5432, user postgres
+#   SOAK_DB          the database to create (default soak) on PostgreSQL at 127.0.0.1:5432, user postgres; it is
+#                    dropped first, so two soaks side by side need two names
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -88,7 +89,9 @@ jvm="$(pgrep -s "$gateway_pid" -f ws-server.jar | head -1 || true)"
 
 say "soak: $minutes minutes, $clients clients, gateway JVM $jvm"
 set +e
-java -Dlogback.configurationFile=src/test/resources/logback-test.xml -cp "$(cat "$out/classpath.txt")" \
+# Two SLF4J providers are on the test classpath; naming logback's makes its quiet test configuration count, or the SDK
+# client logs every on-purpose error at INFO.
+java -Dslf4j.provider=ch.qos.logback.classic.spi.LogbackServiceProvider -Dlogback.configurationFile=src/test/resources/logback-test.xml -cp "$(cat "$out/classpath.txt")" \
   src/test/java/dev/amcp/gateway/bench/SoakBench.java --base "$base" --key "$key" --pid "$jvm" --db "$DB_URL" \
   --minutes "$minutes" --clients "$clients" --csv "$out/soak.csv" 2> "$out/soak-client.log" | tee "$out/soak.txt"
 status=${PIPESTATUS[0]}
