@@ -531,18 +531,10 @@ class MultiNodeIT {
         String marker = java.util.UUID.randomUUID().toString();
         String slow = "// " + marker + "\nawait new Promise(r => setTimeout(r, 6000)); return 1;";
         String sha = dev.amcp.gateway.platform.control.Hashes.sha256(slow);
-        List<java.util.concurrent.Future<String>> inFlight = new ArrayList<>();
+        List<java.util.concurrent.Future<String>> inFlight;
         try {
             awaitCalls(ok, 40);
-            for (int i = 0; i < 3; i++) {
-                inFlight.add(pool.submit(() -> {
-                    try {
-                        return String.valueOf(callOn(NODE_B, "code_execute", Map.of("code", slow), null).content());
-                    } catch (RuntimeException e) {
-                        return "failed: " + e;
-                    }
-                }));
-            }
+            inFlight = codeRuns(pool, NODE_B, slow, 3);
             long waited = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (runs(sha, "RUNNING") < 3 && System.nanoTime() < waited) {
                 Thread.sleep(100);
@@ -613,7 +605,7 @@ class MultiNodeIT {
         String sha = dev.amcp.gateway.platform.control.Hashes.sha256(slow);
         String rolePrefix = "cut-" + id;
         var inFlight = java.util.concurrent.Executors.newFixedThreadPool(2);
-        List<java.util.concurrent.Future<String>> runsAtCut = new ArrayList<>();
+        List<java.util.concurrent.Future<String>> runsAtCut;
         long cutAt;
         long restoredAt;
         long upAt;
@@ -626,15 +618,7 @@ class MultiNodeIT {
             load.roleCreator(rolePrefix);
             load.approvalCaller(tool);
             await(() -> load.succeeded() >= 40, Duration.ofMinutes(2), "the load's calls succeed");
-            for (int i = 0; i < 2; i++) {
-                runsAtCut.add(inFlight.submit(() -> {
-                    try {
-                        return String.valueOf(callOn(NODE_A, "code_execute", Map.of("code", slow), null).content());
-                    } catch (RuntimeException e) {
-                        return "failed: " + e;
-                    }
-                }));
-            }
+            runsAtCut = codeRuns(inFlight, NODE_A, slow, 2);
             await(() -> runs(sha, "RUNNING") == 2, Duration.ofSeconds(30), "two slow runs running on node a");
 
             cutAt = System.nanoTime();
@@ -724,6 +708,21 @@ class MultiNodeIT {
             }
         }
         return values;
+    }
+
+    /** {@code count} runs of this code on one node, each answering its content, or "failed: " and why its call failed. */
+    static List<java.util.concurrent.Future<String>> codeRuns(java.util.concurrent.ExecutorService pool, String node, String code, int count) {
+        List<java.util.concurrent.Future<String>> runs = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            runs.add(pool.submit(() -> {
+                try {
+                    return String.valueOf(callOn(node, "code_execute", Map.of("code", code), null).content());
+                } catch (RuntimeException e) {
+                    return "failed: " + e;
+                }
+            }));
+        }
+        return runs;
     }
 
     /** How many code runs of this code hash have this status. */

@@ -38,7 +38,7 @@ public class DatabaseFailureMapper implements ExceptionMapper<PersistenceExcepti
     static Response answer(RuntimeException e) {
         if (DatabaseOutage.noted(e)) {
             LOG.log(Level.FINE, "A REST request failed on the unreachable database", e);
-            return Response.fromResponse(ErrorResponses.of(Response.Status.SERVICE_UNAVAILABLE, "database_unavailable", DatabaseOutage.MESSAGE))
+            return Response.fromResponse(ErrorResponses.of(Response.Status.SERVICE_UNAVAILABLE, DatabaseUnavailable.CODE, DatabaseOutage.MESSAGE))
                     .header("Retry-After", DatabaseOutage.RETRY_AFTER_SECONDS).build();
         }
         String reference = UUID.randomUUID().toString().substring(0, 8);

@@ -6,6 +6,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 
 /**
  * The answer to a request while the database is unreachable ({@link DatabaseOutage}): 503 with {@code Retry-After}
@@ -14,8 +15,10 @@ import java.nio.charset.StandardCharsets;
  */
 final class DatabaseUnavailable {
 
-    /** The JSON-RPC code of an internal error (the MCP layer's {@code McpError.INTERNAL_ERROR}). */
+    /** The JSON-RPC code of an internal error (the MCP layer's {@code McpError.INTERNAL_ERROR}; platform sees no feature). */
     static final int JSON_RPC_INTERNAL_ERROR = -32603;
+    /** The REST API's error code for it. */
+    static final String CODE = "database_unavailable";
 
     private DatabaseUnavailable() {}
 
@@ -29,8 +32,7 @@ final class DatabaseUnavailable {
                     .add("code", JSON_RPC_INTERNAL_ERROR).add("message", DatabaseOutage.MESSAGE)).build().toString();
         } else if (path.startsWith("/api/") || path.startsWith("/demo-api/")) {
             type = "application/json";
-            body = JsonSupport.JSON.createObjectBuilder().add("error", "database_unavailable").add("message", DatabaseOutage.MESSAGE)
-                    .build().toString();
+            body = ErrorResponses.body(CODE, DatabaseOutage.MESSAGE, Map.of()).toString();
         } else {
             type = "text/plain;charset=UTF-8";
             body = DatabaseOutage.MESSAGE + "\n";

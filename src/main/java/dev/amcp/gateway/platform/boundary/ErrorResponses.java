@@ -16,13 +16,17 @@ public final class ErrorResponses {
     }
 
     public static Response of(Response.Status status, String code, String message, Map<String, String> fields) {
+        return Response.status(status).type(MediaType.APPLICATION_JSON).entity(body(code, message, fields).toString()).build();
+    }
+
+    /** The body alone, for an answer written outside JAX-RS (a filter). */
+    static JsonObject body(String code, String message, Map<String, String> fields) {
         var body = JsonSupport.JSON.createObjectBuilder().add("error", code).add("message", message);
         if (!fields.isEmpty()) {
             var f = JsonSupport.JSON.createObjectBuilder();
             fields.forEach(f::add);
             body.add("fields", f);
         }
-        JsonObject json = body.build();
-        return Response.status(status).type(MediaType.APPLICATION_JSON).entity(json.toString()).build();
+        return body.build();
     }
 }
